@@ -1,0 +1,32 @@
+/* cli.h - the parcheck subcommands. Each returns the process exit code:
+ * 0 all validated, 1 a validation failed, 2 bad usage or bad input,
+ * 3 an explicitly requested implementation cannot run here. */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdio.h>
+
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2, CLI_UNAVAILABLE = 3 };
+
+int cmd_spmm(int argc, char **argv);
+int cmd_sa(int argc, char **argv);
+int cmd_pets(int argc, char **argv);
+int cmd_gen_matrix(int argc, char **argv);
+int cmd_gen_text(int argc, char **argv);
+int cmd_gen_dag(int argc, char **argv);
+int cmd_dag_import(int argc, char **argv);
+
+/* Each domain lists its implementations for `parcheck list`: one line per
+ * implementation, "available" or "unavailable: reason". */
+void cmd_spmm_list(FILE *f);
+void cmd_sa_list(FILE *f);
+void cmd_pets_list(FILE *f);
+
+/* Prints "parcheck: message" for a usage error and returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *msg);
+
+/* Prints one implementation line of `parcheck list`. */
+void cli_list_line(FILE *f, const char *name, int available, const char *why,
+                   const char *desc);
+
+#endif

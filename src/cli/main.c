@@ -1,0 +1,93 @@
+/* parcheck: run parallel kernels against slow independent oracles. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pc_config.h"
+#include "pc_version.h"
+
+static void main_usage(FILE *f)
+{
+    fputs("usage:\n"
+          "  parcheck list\n"
+          "  parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T] [--seed S] [--json FILE|-]\n"
+          "  parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] [--json FILE|-] [--out-sa F] [--out-lcp F]\n"
+          "  parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append] [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
+          "  parcheck gen matrix --rows M --cols N --nnz Z --shape uniform|banded|powerlaw|denserows --seed S -o F.mtx\n"
+          "  parcheck gen text --bytes B --kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F\n"
+          "  parcheck gen dag --tasks V --out-degree B --alpha A --ccr C --eta E --procs P --seed S -o F.dag\n"
+          "  parcheck dag import stg|wfcommons|dax FILE --procs P [--eta E] [--seed S] -o F.dag\n"
+          "exit codes: 0 validated, 1 a validation failed, 2 bad usage or input, 3 requested implementation unavailable\n",
+          f);
+}
+
+int cli_usage_error(const char *cmd, const char *msg)
+{
+    fprintf(stderr, "parcheck %s: %s\n", cmd, msg);
+    return CLI_USAGE;
+}
+
+void cli_list_line(FILE *f, const char *name, int available, const char *why,
+                   const char *desc)
+{
+    if (available)
+        fprintf(f, "  %-28s available    %s\n", name, desc);
+    else
+        fprintf(f, "  %-28s unavailable  %s (%s)\n", name, desc, why);
+}
+
+static int main_list(void)
+{
+    printf("parcheck %s\n", PC_VERSION);
+    printf("build: CUDA %s, OpenCL %s, MPI %s, divsufsort %s\n",
+           PC_HAVE_CUDA ? "yes" : "no", PC_HAVE_OPENCL ? "yes" : "no",
+           PC_HAVE_MPI ? "yes" : "no", PC_HAVE_DIVSUFSORT ? "yes" : "no");
+    printf("spmm:\n");
+    cmd_spmm_list(stdout);
+    printf("sa:\n");
+    cmd_sa_list(stdout);
+    printf("pets:\n");
+    cmd_pets_list(stdout);
+    return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        main_usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *c = argv[1];
+    if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
+        main_usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(c, "--version")) {
+        printf("parcheck %s\n", PC_VERSION);
+        return CLI_OK;
+    }
+    if (!strcmp(c, "list"))
+        return main_list();
+    if (!strcmp(c, "spmm"))
+        return cmd_spmm(argc - 1, argv + 1);
+    if (!strcmp(c, "sa"))
+        return cmd_sa(argc - 1, argv + 1);
+    if (!strcmp(c, "pets"))
+        return cmd_pets(argc - 1, argv + 1);
+    if (!strcmp(c, "gen") || !strcmp(c, "dag")) {
+        const char *what = argc > 2 ? argv[2] : "";
+        if (!strcmp(c, "gen") && !strcmp(what, "matrix"))
+            return cmd_gen_matrix(argc - 2, argv + 2);
+        if (!strcmp(c, "gen") && !strcmp(what, "text"))
+            return cmd_gen_text(argc - 2, argv + 2);
+        if (!strcmp(c, "gen") && !strcmp(what, "dag"))
+            return cmd_gen_dag(argc - 2, argv + 2);
+        if (!strcmp(c, "dag") && !strcmp(what, "import"))
+            return cmd_dag_import(argc - 2, argv + 2);
+        main_usage(stderr);
+        return CLI_USAGE;
+    }
+    fprintf(stderr, "parcheck: unknown command '%s'\n", c);
+    main_usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,44 @@
+/* pc_test.h - what every Check suite of parcheck shares.
+ *
+ * Each tests/<domain>/test_<topic>.c builds one executable whose main is
+ *     int main(void) { return pc_test_run(suite_topic()); }
+ * pc_test_run prints Check's report and a "SUMMARY" line that
+ * ci/run-tests.sh adds up into the closing "N passed, N failed, N skipped".
+ * A test that cannot run here calls PC_SKIP("why"): it is counted as
+ * skipped, never as passed. */
+#ifndef PC_TEST_H
+#define PC_TEST_H
+
+#include <check.h>
+
+/* A test case with a timeout generous enough for valgrind and sanitizers. */
+TCase *pc_tcase(const char *name);
+
+/* Runs the suite, prints the summary, returns the process exit status. */
+int pc_test_run(Suite *s);
+
+/* Records the current test as skipped with a reason (prints it too). */
+void pc_test_skip(const char *test, const char *reason);
+#define PC_SKIP(reason) do { pc_test_skip(__func__, (reason)); return; } while (0)
+
+/* Directory of the shared real inputs (PARCHECK_DATA or ../shared/data),
+ * or NULL when it does not exist. */
+const char *pc_test_data_dir(void);
+
+/* Path of the built parcheck binary (PARCHECK_BIN or build/bin/parcheck). */
+const char *pc_test_bin(void);
+
+/* Runs a shell command, capturing stdout and stderr into malloc'd strings
+ * (either pointer may be NULL to discard). Returns the exit status, or -1
+ * when the command could not be run or died from a signal. */
+int pc_test_shell(const char *cmd, char **out, char **err);
+
+/* Runs op(ctx) under the allocation-failure loop: N = 1, 2, ... makes the
+ * N-th allocation fail until op succeeds without an injected failure.
+ * Each failing run must return PC_ENOMEM and leave no allocation live.
+ * cleanup(ctx) releases what a successful op made. Returns the number of
+ * allocation points exercised; fails the test on any violation. */
+long pc_test_alloc_loop(int (*op)(void *ctx), void (*cleanup)(void *ctx), void *ctx,
+                        long max_n);
+
+#endif
