@@ -60,8 +60,9 @@ int spmm_oracle_compute(const mm_coo *A, const double *X, int K, spmm_oracle *o,
     o->hi = pc_calloc(len ? len : 1, sizeof(double));
     o->lo = pc_calloc(len ? len : 1, sizeof(double));
     o->absax = pc_calloc(len ? len : 1, sizeof(double));
+    o->special = pc_calloc(len ? len : 1, sizeof(double));
     o->nrow = pc_calloc(A->rows ? (size_t)A->rows : 1, sizeof(int32_t));
-    if (!o->hi || !o->lo || !o->absax || !o->nrow) {
+    if (!o->hi || !o->lo || !o->absax || !o->special || !o->nrow) {
         spmm_oracle_free(o);
         return pc_error_nomem(err, "computing the SpMM reference");
     }
@@ -79,10 +80,21 @@ int spmm_oracle_compute(const mm_coo *A, const double *X, int K, spmm_oracle *o,
         for (int k = 0; k < K; k++) {
             size_t s = (size_t)i * K + k;
             double x = X[(size_t)j * K + k];
-            dd_add_product(&o->hi[s], &o->lo[s], a, x);
+            double p = a * x;
+            if (isfinite(p))
+                dd_add_product(&o->hi[s], &o->lo[s], a, x);
+            else
+                o->special[s] += p; /* inf, -inf and NaN combine the IEEE way */
             o->absax[s] += fabs(a) * fabs(x);
         }
     }
+    /* With a non-finite product the exact sum is that IEEE value: +inf and
+     * -inf together give NaN whatever the order, any NaN gives NaN. */
+    for (size_t s = 0; s < len; s++)
+        if (o->special[s] != 0.0) {
+            o->hi[s] = o->special[s];
+            o->lo[s] = 0.0;
+        }
     /* Exactness also needs every partial sum below 2^53 in magnitude. */
     for (size_t s = 0; s < len && exact; s++)
         exact = o->absax[s] <= 9007199254740992.0;
@@ -154,6 +166,7 @@ void spmm_oracle_free(spmm_oracle *o)
     pc_free(o->hi);
     pc_free(o->lo);
     pc_free(o->absax);
+    pc_free(o->special);
     pc_free(o->nrow);
     memset(o, 0, sizeof *o);
 }

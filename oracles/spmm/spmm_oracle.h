@@ -7,7 +7,9 @@
  * entry was written, is finite where the reference is, and
  * |y_ij - ref_ij| <= 2 b_ij. With integer-valued A and X whose partial sums
  * stay below 2^53, every partial sum is exact and results must equal the
- * reference exactly. Shares no code with src/spmm. */
+ * reference exactly. Where a product is infinite or NaN (a matrix may store
+ * inf), the reference is that IEEE value and must be reproduced exactly
+ * (NaN for NaN). Shares no code with src/spmm. */
 #ifndef SPMM_ORACLE_H
 #define SPMM_ORACLE_H
 
@@ -21,6 +23,7 @@ typedef struct spmm_oracle {
     int K;
     double *hi, *lo;       /* reference as a double-double, m*K */
     double *absax;         /* (|A||X|)_ij, m*K */
+    double *special;       /* sum of the non-finite products, m*K (0 if none) */
     int32_t *nrow;         /* stored entries per row, m */
     int exact;             /* integer inputs: bit-identical results required */
 } spmm_oracle;

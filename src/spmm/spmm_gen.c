@@ -129,6 +129,16 @@ int spmm_gen_coo(const spmm_gen_params *p, mm_coo *out, pc_error *err)
                 out->val[e] = gen_value(&r, p->int_values);
                 e++;
             }
+        } else if (l >= 16) {
+            /* Long row: one random column in each of l equal strata, so the
+             * columns are distinct and the row keeps its length. */
+            int64_t step = p->cols / l;
+            for (int32_t k = 0; k < l; k++) {
+                out->row[e] = i;
+                out->col[e] = (int32_t)((int64_t)k * step + (int64_t)pc_rng_below(&r, (uint64_t)step));
+                out->val[e] = gen_value(&r, p->int_values);
+                e++;
+            }
         } else {
             /* Random columns; repeats are merged by normalize, so the
              * stored count can be a little below the target. */
