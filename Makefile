@@ -29,6 +29,9 @@ NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 ifeq ($(CUDA),0)
   HAVE_CUDA := 0
   CUDA_WHY  := built with CUDA=0
+else ifeq ($(wildcard src/*/cuda/*.cu),)
+  HAVE_CUDA := 0
+  CUDA_WHY  := no CUDA sources in this tree
 else ifeq ($(shell test -x $(NVCC) && echo 1),1)
   HAVE_CUDA := 1
   CUDA_WHY  :=
@@ -203,5 +206,8 @@ clean:
 	rm -rf $(BUILD) report coverage/html coverage/*.info
 
 FORCE:
+
+# Test helper objects are shared by every suite: keep them.
+.SECONDARY: $(TESTLIB_OBJ)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
