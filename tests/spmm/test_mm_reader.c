@@ -190,9 +190,18 @@ START_TEST(test_all_valid_files_accepted)
         mm_coo m;
         pc_error err;
         long live = pc_alloc_live();
+        pc_alloc_reset_peak();
+        long long before = pc_alloc_bytes();
         int rc = mm_read_file(l.names[i], &m, &err);
         ck_assert_msg(rc == PC_OK, "%s refused: %s", l.names[i], err.msg);
         check_normalized(&m, l.names[i]);
+        /* the memory model of docs/README-mm.md */
+        struct stat st;
+        ck_assert(stat(l.names[i], &st) == 0);
+        long long n = m.nnz + m.duplicates, buckets = 2 * n > 65536 ? 2 * n : 65536;
+        long long model = (long long)st.st_size + 32 * n + 8 * (buckets + 1);
+        ck_assert_msg(pc_alloc_peak() - before <= model, "%s: peak %lld > model %lld",
+                      l.names[i], pc_alloc_peak() - before, model);
         ck_assert(m.nnz <= m.declared * 2 || m.format == MM_ARRAY);
         sym += strstr(l.names[i], "/symmetry/") != NULL;
         mm_coo_free(&m);
@@ -921,14 +930,16 @@ END_TEST
 
 /* ---- allocation failures ---------------------------------------------------- */
 
-typedef struct read_ctx {
-    const char *path;
+/* What an operation under the allocation-failure loop reads and makes. */
+typedef struct loop_ctx {
+    const char *path;  /* op_read: the file */
+    const mm_coo *src; /* op_normalize: the entries to copy and normalize */
     mm_coo m;
-} read_ctx;
+} loop_ctx;
 
 static int op_read(void *p)
 {
-    read_ctx *c = p;
+    loop_ctx *c = p;
     pc_error err;
     int rc = mm_read_file(c->path, &c->m, &err);
     if (rc == PC_ENOMEM)
@@ -936,9 +947,9 @@ static int op_read(void *p)
     return rc;
 }
 
-static void cleanup_read(void *p)
+static void cleanup_ctx(void *p)
 {
-    mm_coo_free(&((read_ctx *)p)->m);
+    mm_coo_free(&((loop_ctx *)p)->m);
 }
 
 START_TEST(test_alloc_failures_read)
@@ -950,21 +961,16 @@ START_TEST(test_alloc_failures_read)
     for (int f = 0; f < 3; f++) {
         char path[4096];
         snprintf(path, sizeof path, "%s", data_path(files[f]));
-        read_ctx c = { path, { 0 } };
-        long n = pc_test_alloc_loop(op_read, cleanup_read, &c, 100);
+        loop_ctx c = { path, NULL, { 0 } };
+        long n = pc_test_alloc_loop(op_read, cleanup_ctx, &c, 100);
         ck_assert_msg(n >= 5, "%s: only %ld allocation points", files[f], n);
     }
 }
 END_TEST
 
-typedef struct norm_ctx {
-    const mm_coo *src;
-    mm_coo m;
-} norm_ctx;
-
 static int op_normalize(void *p)
 {
-    norm_ctx *c = p;
+    loop_ctx *c = p;
     pc_error err;
     int rc = mm_coo_alloc(&c->m, c->src->rows, c->src->cols, c->src->nnz, &err);
     if (rc)
@@ -979,11 +985,6 @@ static int op_normalize(void *p)
     return rc;
 }
 
-static void cleanup_norm(void *p)
-{
-    mm_coo_free(&((norm_ctx *)p)->m);
-}
-
 START_TEST(test_alloc_failures_normalize)
 {
     pc_rng r;
@@ -995,8 +996,8 @@ START_TEST(test_alloc_failures_normalize)
         src.col[k] = (int32_t)pc_rng_below(&r, 70);
         src.val[k] = pc_rng_uniform(&r, -1, 1);
     }
-    norm_ctx c = { &src, { 0 } };
-    long n = pc_test_alloc_loop(op_normalize, cleanup_norm, &c, 100);
+    loop_ctx c = { NULL, &src, { 0 } };
+    long n = pc_test_alloc_loop(op_normalize, cleanup_ctx, &c, 100);
     ck_assert_msg(n >= 7, "only %ld allocation points", n);
     /* normalize rejects entries outside the shape */
     pc_error err;
