@@ -115,7 +115,7 @@ endif
 
 # Domain fragments add helper binaries (EXTRA_BINS) and rules.
 EXTRA_BINS :=
--include $(sort $(wildcard src/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk))
+-include $(sort $(wildcard src/*/module.mk src/*/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk))
 
 .PHONY: all tests check check-run report report-run bench bench-run install clean bootstrap \
         list-config FORCE
