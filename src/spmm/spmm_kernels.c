@@ -17,29 +17,42 @@
  * contiguously. */
 #define ELL_BLOCK 256
 
+/* Y[i, k0:k0+W] for one row, with the W partial sums held in registers while
+ * the row's entries stream by (the row stays in L1, so A comes from memory
+ * once whatever K is). W is a compile-time constant in the hot paths. */
+#define CSR_ROW_BLOCK(W)                                                   \
+    do {                                                                   \
+        double acc[W] = {0};                                               \
+        for (int32_t p = p0; p < p1; p++) {                                \
+            const double a = as[p];                                        \
+            const double *x = X + (size_t)ja[p] * K + k0;                  \
+            for (int k = 0; k < (W); k++)                                  \
+                acc[k] += a * x[k];                                        \
+        }                                                                  \
+        for (int k = 0; k < (W); k++)                                      \
+            y[k0 + k] = acc[k];                                            \
+    } while (0)
+
 static void csr_rows(const spmm_csr *A, const double *X, int K, double *Y,
                      int32_t r0, int32_t r1)
 {
     const int32_t *irp = A->irp, *ja = A->ja;
     const double *as = A->as;
-    if (K == 1) {
-        for (int32_t i = r0; i < r1; i++) {
-            double s = 0.0;
-            for (int32_t p = irp[i]; p < irp[i + 1]; p++)
-                s += as[p] * X[ja[p]];
-            Y[i] = s;
-        }
-        return;
-    }
     for (int32_t i = r0; i < r1; i++) {
+        const int32_t p0 = irp[i], p1 = irp[i + 1];
         double *y = Y + (size_t)i * K;
-        for (int k = 0; k < K; k++)
-            y[k] = 0.0;
-        for (int32_t p = irp[i]; p < irp[i + 1]; p++) {
-            const double a = as[p];
-            const double *x = X + (size_t)ja[p] * K;
-            for (int k = 0; k < K; k++)
-                y[k] += a * x[k];
+        int k0 = 0;
+        for (; k0 + 8 <= K; k0 += 8)
+            CSR_ROW_BLOCK(8);
+        switch (K - k0) {
+        case 0: break;
+        case 1: CSR_ROW_BLOCK(1); break;
+        case 2: CSR_ROW_BLOCK(2); break;
+        case 3: CSR_ROW_BLOCK(3); break;
+        case 4: CSR_ROW_BLOCK(4); break;
+        case 5: CSR_ROW_BLOCK(5); break;
+        case 6: CSR_ROW_BLOCK(6); break;
+        default: CSR_ROW_BLOCK(7); break;
         }
     }
 }
@@ -133,23 +146,23 @@ static void ellnp_rows(const spmm_ellnp *A, const double *X, int K, double *Y,
                        int32_t r0, int32_t r1)
 {
     for (int32_t i = r0; i < r1; i++) {
+        /* A jagged row is a CSR row of its own: entries 0 .. nz[i]. */
         const int32_t *ja = A->ja[i];
         const double *as = A->as[i];
+        const int32_t p0 = 0, p1 = A->nz[i];
         double *y = Y + (size_t)i * K;
-        if (K == 1) {
-            double s = 0.0;
-            for (int32_t p = 0; p < A->nz[i]; p++)
-                s += as[p] * X[ja[p]];
-            *y = s;
-            continue;
-        }
-        for (int k = 0; k < K; k++)
-            y[k] = 0.0;
-        for (int32_t p = 0; p < A->nz[i]; p++) {
-            const double a = as[p];
-            const double *x = X + (size_t)ja[p] * K;
-            for (int k = 0; k < K; k++)
-                y[k] += a * x[k];
+        int k0 = 0;
+        for (; k0 + 8 <= K; k0 += 8)
+            CSR_ROW_BLOCK(8);
+        switch (K - k0) {
+        case 0: break;
+        case 1: CSR_ROW_BLOCK(1); break;
+        case 2: CSR_ROW_BLOCK(2); break;
+        case 3: CSR_ROW_BLOCK(3); break;
+        case 4: CSR_ROW_BLOCK(4); break;
+        case 5: CSR_ROW_BLOCK(5); break;
+        case 6: CSR_ROW_BLOCK(6); break;
+        default: CSR_ROW_BLOCK(7); break;
         }
     }
 }
