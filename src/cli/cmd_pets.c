@@ -44,6 +44,7 @@ void cmd_pets_list(FILE *f)
                              : "built without libxml2 (apt-get install libxml2-dev)",
                       i == 0 ? "Standard Task Graph Set" : i == 1 ? "WfCommons JSON" : "Pegasus DAX");
     }
+    pets_ocl_list(f);
     pets_ocl_release();
 }
 

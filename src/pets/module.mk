@@ -13,3 +13,14 @@ ifeq ($(PETS_HAVE_LIBXML2),1)
 EXTRA_CFLAGS += $(shell pkg-config --cflags libxml-2.0)
 EXTRA_LDLIBS += $(shell pkg-config --libs libxml-2.0)
 endif
+
+# The .cl sources become one C string in $(BUILD)/gen/pets_kernels.h, so the
+# binary carries its kernels wherever it is installed.
+PETS_CL := $(sort $(wildcard src/pets/kernels/*.cl))
+$(BUILD)/gen/pets_kernels.h: $(PETS_CL) src/pets/module.mk
+	@mkdir -p $(@D)
+	@{ echo '/* generated from src/pets/kernels by src/pets/module.mk */'; \
+	   echo 'static const char pets_cl_source[] ='; \
+	   cat $(PETS_CL) | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/'; \
+	   echo ';'; } > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/src/pets/pets_ocl.o: $(BUILD)/gen/pets_kernels.h
