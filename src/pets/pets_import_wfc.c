@@ -1,7 +1,9 @@
 /* pets_import_wfc.c - WfCommons JSON instances (schema 1.5: workflow.
  * specification.tasks with parents and files, workflow.specification.files
- * with sizes, workflow.execution.tasks with runtimes), parsed with jansson
- * whose allocations go through pc_alloc, so the failure loop covers them. */
+ * with sizes, workflow.execution.tasks with runtimes), parsed with jansson.
+ * jansson keeps its own malloc: routed through pc_alloc, an injected failure
+ * makes jansson 2.14 write past a buffer (seen under valgrind), so the
+ * failure loop covers the code around it, not jansson's inside. */
 #include <string.h>
 
 #include "pc_alloc.h"
@@ -13,8 +15,6 @@
 
 #define WFC_MAX_FILE_BYTES ((size_t)1 << 30)
 
-static void *wfc_malloc(size_t n) { return pc_malloc(n); }
-static void wfc_free(void *p) { pc_free(p); }
 
 typedef struct wfc {
     const char *path;
@@ -198,13 +198,10 @@ int pets_import_wfcommons(const char *path, const pets_import_params *ip, pets_d
     int rc = pc_file_read_all(path, WFC_MAX_FILE_BYTES, &data, &len, err);
     if (rc)
         return rc;
-    json_set_alloc_funcs(wfc_malloc, wfc_free);
     json_error_t je;
     json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, &je);
     pc_free(data);
     if (!root) {
-        if (je.text[0] == '\0' || strstr(je.text, "memory"))
-            return pc_error_nomem(err, "parsing JSON");
         return pc_error_set(err, PC_EFORMAT, path, je.line, "%s", je.text);
     }
     wfc w;
