@@ -47,11 +47,21 @@ typedef struct ival {
 } ival;
 
 /* Earliest start >= ready on a processor with intervals iv[0..cnt) sorted
- * by start: walk them all, jumping past each one the task would overlap. */
+ * by start: walk them, jumping past each one the task would overlap. The
+ * intervals do not overlap, so their finishes are sorted too, and those
+ * ending by `ready` (a prefix, found by halving) cannot matter. */
 static int64_t earliest_insert(const ival *iv, int32_t cnt, int64_t ready, int64_t w)
 {
     int64_t t = ready;
-    for (int32_t j = 0; j < cnt; j++) {
+    int32_t lo = 0, hi = cnt;
+    while (hi - lo > 1) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (iv[mid - 1].f <= ready)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int32_t j = lo; j < cnt; j++) {
         if (iv[j].f <= t)
             continue;
         if (t + w <= iv[j].s)

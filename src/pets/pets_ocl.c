@@ -16,7 +16,6 @@
 
 #define OCL_MAX_PLATFORMS 16
 #define OCL_MAX_DEVICES 16
-#define OCL_RECT_MAX_BYTES ((size_t)1 << 30) /* padded matrices of ocl-vec8 */
 
 enum { K_ENTRY, K_METRICS, K_METRICS8, K_INIT, K_STEP, K_COUNT };
 static const char *const k_names[K_COUNT] = {"entry_discover", "compute_metrics",
@@ -237,11 +236,16 @@ static int make_rect(const pets_dag *d, ocl_run *r, pc_error *err)
     }
     r->wp = (int)round_up((size_t)(maxin ? maxin : 1), 8);
     r->ws = (int)round_up((size_t)(maxout ? maxout : 1), 8);
+    /* The padded rows cost n * (largest degree): refuse what the device
+     * cannot hold (half its memory, each matrix within one allocation). */
+    cl_ulong gmem = 0, maxalloc = 0;
+    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
+    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc, NULL);
     size_t bytes = n * (size_t)r->wp * 4 + n * (size_t)r->ws * 12;
-    if (bytes > OCL_RECT_MAX_BYTES)
+    if (bytes > gmem / 2 || n * (size_t)r->ws * 8 > maxalloc)
         return pc_error_set(err, PC_EUNAVAIL, NULL, 0,
-                            "padded matrices would take %zu MiB (largest in/out degree %ld/%ld)",
-                            bytes >> 20, (long)maxin, (long)maxout);
+                            "padded matrices would take %zu MiB of %llu (largest in/out degree %ld/%ld)",
+                            bytes >> 20, (unsigned long long)(gmem >> 20), (long)maxin, (long)maxout);
     r->pmat = pc_malloc_array(n * (size_t)r->wp, sizeof *r->pmat);
     r->smat = pc_malloc_array(n * (size_t)r->ws, sizeof *r->smat);
     r->wmat = pc_calloc(n * (size_t)r->ws, sizeof *r->wmat);
