@@ -1,6 +1,416 @@
-/* Placeholder until the suffix-array domain lands (issue 4). */
-#include "cli.h"
+/* cmd_sa.c - `parcheck sa`, `parcheck gen text` and the sa lines of
+ * `parcheck list`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int cmd_sa(int argc, char **argv) { (void)argc; (void)argv; return cli_usage_error("sa", "not in this build yet"); }
-int cmd_gen_text(int argc, char **argv) { (void)argc; (void)argv; return cli_usage_error("gen text", "not in this build yet"); }
-void cmd_sa_list(FILE *f) { fprintf(f, "  (suffix arrays not in this build yet)\n"); }
+#include "cli.h"
+#include "pc_alloc.h"
+#include "pc_cli.h"
+#include "pc_file.h"
+#include "pc_result.h"
+#include "pc_time.h"
+#include "sa.h"
+#include "sa/sa_oracle.h"
+
+#define SA_USAGE "usage: parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] " \
+                 "[--json FILE|-] [--out-sa F] [--out-lcp F]\n"
+#define GEN_USAGE "usage: parcheck gen text (--bytes B | --budget BYTES) " \
+                  "--kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F " \
+                  "[--train FILE...]\n"
+#define SA_MAX_IMPLS 16
+
+void cmd_sa_list(FILE *f)
+{
+    int n;
+    const sa_impl *t = sa_impls(&n);
+    for (int i = 0; i < n; i++) {
+        char why[PC_ERROR_MSG_MAX];
+        int ok = t[i].available(why, sizeof why);
+        cli_list_line(f, t[i].name, ok, why, t[i].desc);
+    }
+}
+
+typedef struct sa_opts {
+    const char *path, *impl, *json, *out_sa, *out_lcp;
+    long long reps, np, threads;
+} sa_opts;
+
+static int sa_parse(int argc, char **argv, sa_opts *o, int *help)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    *o = (sa_opts){ .impl = "all", .reps = 1, .np = 2, .threads = pc_cli_default_threads() };
+    *help = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int rc;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            *help = 1;
+            return PC_OK;
+        }
+        if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
+            if (rc < 0) break;
+            o->impl = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, 1000, &o->reps, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--np", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--np", v, 1, 4096, &o->np, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--threads", v, 1, 1024, &o->threads, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--json", &v, &err)) != 0) {
+            if (rc < 0) break;
+            o->json = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--out-sa", &v, &err)) != 0) {
+            if (rc < 0) break;
+            o->out_sa = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--out-lcp", &v, &err)) != 0) {
+            if (rc < 0) break;
+            o->out_lcp = v;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            pc_error_set(&err, PC_EINVAL, NULL, 0, "unknown option '%s'", argv[i]);
+            break;
+        } else if (!o->path) {
+            o->path = argv[i];
+        } else {
+            pc_error_set(&err, PC_EINVAL, NULL, 0, "more than one input file ('%s')", argv[i]);
+            break;
+        }
+    }
+    if (!err.code && !o->path)
+        pc_error_set(&err, PC_EINVAL, NULL, 0, "no input FILE");
+    if (err.code) {
+        cli_usage_error("sa", err.msg);
+        fputs(SA_USAGE, stderr);
+        return err.code;
+    }
+    return PC_OK;
+}
+
+/* What the oracle and the cross-check need across implementations. */
+typedef struct sa_ref {
+    const uint8_t *T;
+    int32_t n;
+    int32_t *naive;       /* naive SA for small n, else NULL */
+    int32_t *sa, *lcp;    /* arrays of the first implementation that passed */
+    double oracle_s;
+    int oracle_runs;
+} sa_ref;
+
+/* Builds once with impl (in-process or external), timing the construction. */
+static int sa_build_once(const sa_impl *impl, const sa_opts *o, const uint8_t *T, int32_t n,
+                         int32_t *SA, double *sec, pc_error *err)
+{
+    int threads = impl->threaded ? (int)o->threads : 1;
+    if (!impl->build)
+        return sa_run_external(impl, o->path, n, (int)o->np, threads, SA, sec, err);
+    double t0 = pc_time_now();
+    int rc = impl->build(T, n, SA, threads, err);
+    *sec = pc_time_now() - t0;
+    return rc;
+}
+
+/* Validates SA, LCP and LRS of one implementation; fills metrics. */
+static int sa_validate(sa_ref *ref, pc_result *r, int32_t *SA, int32_t *LCP, pc_error *err)
+{
+    double t0 = pc_time_now();
+    const uint8_t *T = ref->T;
+    int32_t n = ref->n;
+    int rc = sa_oracle_check_sa(T, n, SA, err);
+    if (rc == PC_OK && ref->naive && memcmp(ref->naive, SA, sizeof(int32_t) * (size_t)n) != 0)
+        rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "SA differs from the naive suffix array");
+    if (rc == PC_OK && ref->sa && memcmp(ref->sa, SA, sizeof(int32_t) * (size_t)n) != 0)
+        rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "SA differs from the first implementation's");
+    int sa_ok = rc == PC_OK;
+    int lcp_ok = 0;
+    if (sa_ok) {
+        rc = sa_oracle_check_lcp(T, n, SA, LCP, err);
+        if (rc == PC_OK && ref->naive) {
+            int32_t *nl = pc_malloc_array((size_t)n + 1, sizeof *nl);
+            if (!nl)
+                rc = pc_error_nomem(err, "the naive LCP");
+            else {
+                sa_oracle_naive_lcp(T, n, SA, nl);
+                if (memcmp(nl, LCP, sizeof(int32_t) * (size_t)n) != 0)
+                    rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "LCP differs from the naive LCP");
+                pc_free(nl);
+            }
+        }
+        if (rc == PC_OK && ref->lcp && memcmp(ref->lcp, LCP, sizeof(int32_t) * (size_t)n) != 0)
+            rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "LCP differs from the first implementation's");
+        lcp_ok = rc == PC_OK;
+    }
+    int32_t len = 0, pos = -1, pos2 = -1;
+    sa_lrs(SA, LCP, n, &len, &pos, &pos2);
+    if (lcp_ok)
+        rc = sa_oracle_check_lrs(T, n, SA, LCP, len, pos, pos2, err);
+    ref->oracle_s += pc_time_now() - t0;
+    ref->oracle_runs++;
+    pc_kv_bool(&r->metrics, "sa_equal", sa_ok);
+    pc_kv_bool(&r->metrics, "lcp_equal", lcp_ok);
+    pc_kv_int(&r->metrics, "lrs_length", len);
+    pc_kv_int(&r->metrics, "lrs_pos", pos);
+    return rc;
+}
+
+/* Runs one implementation reps times, checks the last result. Returns
+ * PC_OK, PC_EUNAVAIL, PC_EVERIFY or another error (all recorded in r). */
+static int sa_run_impl(const sa_impl *impl, const sa_opts *o, sa_ref *ref, pc_result *r,
+                       int32_t **keep_sa, int32_t **keep_lcp)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    char why[PC_ERROR_MSG_MAX];
+    if (!impl->available(why, sizeof why)) {
+        pc_result_status(r, PC_STATUS_SKIPPED, "%s", why);
+        return PC_EUNAVAIL;
+    }
+    int32_t n = ref->n;
+    long long other = pc_alloc_bytes() - n; /* live besides the text */
+    pc_alloc_reset_peak();
+    /* the LCP array comes after the construction, as in the memory model */
+    double *times = pc_malloc_array((size_t)o->reps, sizeof *times);
+    int32_t *SA = times ? pc_malloc_array((size_t)n + 1, sizeof *SA) : NULL;
+    int32_t *LCP = NULL;
+    int rc = SA ? PC_OK : pc_error_nomem(&err, "the suffix array");
+    double lcp_s = 0;
+    for (long long k = 0; k < o->reps && rc == PC_OK; k++) {
+        rc = sa_build_once(impl, o, ref->T, n, SA, &times[k], &err);
+        if (rc == PC_OK && k == 0) {
+            LCP = pc_malloc_array((size_t)n + 1, sizeof *LCP);
+            if (!LCP) {
+                rc = pc_error_nomem(&err, "the LCP array");
+                break;
+            }
+            double t0 = pc_time_now();
+            rc = sa_lcp_kasai(ref->T, SA, n, LCP, impl->threaded ? (int)o->threads : 1, &err);
+            lcp_s = pc_time_now() - t0;
+            r->peak_bytes = pc_alloc_peak() - other;
+        }
+    }
+    if (rc == PC_OK) {
+        r->reps = (int)o->reps;
+        r->seconds = pc_time_median(times, (size_t)o->reps);
+        r->throughput = r->seconds > 0 ? n / 1e6 / r->seconds : 0;
+        snprintf(r->unit, sizeof r->unit, "MB/s");
+        if (impl->model_bytes_per_n > 0)
+            r->model_bytes = (long long)(impl->model_bytes_per_n * n) + 64 * 1024;
+        pc_kv_num(&r->timings, "lcp_s", lcp_s);
+        pc_kv_int(&r->timings, "threads", impl->threaded ? o->threads : 1);
+        rc = sa_validate(ref, r, SA, LCP, &err);
+    }
+    if (rc == PC_OK) {
+        pc_result_status(r, PC_STATUS_PASS, "%s", "");
+        if (!ref->sa) {
+            ref->sa = SA;
+            ref->lcp = LCP;
+            *keep_sa = SA;
+            *keep_lcp = LCP;
+            SA = LCP = NULL;
+        }
+    } else {
+        pc_result_status(r, rc == PC_EVERIFY ? PC_STATUS_FAIL : PC_STATUS_ERROR, "%s", err.msg);
+    }
+    pc_free(SA);
+    pc_free(LCP);
+    pc_free(times);
+    return rc;
+}
+
+int cmd_sa(int argc, char **argv)
+{
+    sa_opts o;
+    int help;
+    if (sa_parse(argc, argv, &o, &help) != PC_OK)
+        return CLI_USAGE;
+    if (help) {
+        fputs(SA_USAGE, stdout);
+        fputs("implementations:\n", stdout);
+        cmd_sa_list(stdout);
+        return CLI_OK;
+    }
+    int nimpl;
+    const sa_impl *impls = sa_impls(&nimpl);
+    const char *names[SA_MAX_IMPLS];
+    int sel[SA_MAX_IMPLS], expl[SA_MAX_IMPLS];
+    for (int k = 0; k < nimpl; k++)
+        names[k] = impls[k].name;
+    pc_error err;
+    pc_error_clear(&err);
+    if (pc_cli_select(o.impl, names, nimpl, sel, expl, &err) != PC_OK)
+        return cli_usage_error("sa", err.msg);
+
+    uint8_t *T = NULL;
+    int32_t n = 0;
+    int rc = sa_read_text(o.path, &T, &n, &err);
+    if (rc != PC_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return rc == PC_ENOMEM ? CLI_FAILED : CLI_USAGE;
+    }
+    sa_ref ref = { .T = T, .n = n };
+    int exit_code = CLI_OK;
+    pc_result *results = pc_calloc((size_t)nimpl, sizeof *results);
+    if (!results) {
+        pc_free(T);
+        fprintf(stderr, "parcheck sa: out of memory\n");
+        return CLI_FAILED;
+    }
+    if (n <= SA_ORACLE_NAIVE_MAX) {
+        double t0 = pc_time_now();
+        ref.naive = pc_malloc_array((size_t)n + 1, sizeof *ref.naive);
+        if (!ref.naive || sa_oracle_naive_sa(T, n, ref.naive, &err) != PC_OK) {
+            fprintf(stderr, "parcheck sa: out of memory for the naive oracle\n");
+            pc_free(ref.naive);
+            pc_free(results);
+            pc_free(T);
+            return CLI_FAILED;
+        }
+        ref.oracle_s += pc_time_now() - t0;
+    }
+    int32_t *keep_sa = NULL, *keep_lcp = NULL;
+    int nres = 0, unavailable = 0;
+    for (int k = 0; k < nimpl; k++) {
+        if (!sel[k])
+            continue;
+        pc_result *r = &results[nres++];
+        pc_result_init(r, impls[k].name);
+        int irc = sa_run_impl(&impls[k], &o, &ref, r, &keep_sa, &keep_lcp);
+        if (irc == PC_EUNAVAIL && expl[k])
+            unavailable = 1;
+    }
+    static const char *const metrics[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
+    pc_run run = { .domain = "sa", .oracle_name = n <= SA_ORACLE_NAIVE_MAX && ref.naive
+                       ? "naive qsort/memcmp SA and LCP + Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS"
+                       : "Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS",
+                   .oracle_seconds = ref.oracle_runs ? ref.oracle_s / ref.oracle_runs : ref.oracle_s,
+                   .nresults = nres, .results = results, .table_metrics = metrics };
+    pc_kv_str(&run.input, "path", o.path);
+    pc_kv_int(&run.input, "bytes", n);
+    if (o.json) {
+        if (pc_run_save_json(o.json, &run, &err) != PC_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            exit_code = CLI_USAGE;
+        }
+    } else {
+        pc_run_print_table(stdout, &run);
+    }
+    if (exit_code == CLI_OK) {
+        exit_code = pc_run_exit_code(&run) ? CLI_FAILED : unavailable ? CLI_UNAVAILABLE : CLI_OK;
+    }
+    if ((o.out_sa || o.out_lcp) && !keep_sa) {
+        fprintf(stderr, "parcheck sa: no implementation passed: --out-sa/--out-lcp not written\n");
+        if (exit_code == CLI_OK)
+            exit_code = CLI_FAILED;
+    }
+    if (keep_sa && o.out_sa && sa_write_int32(o.out_sa, keep_sa, n, &err) != PC_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit_code = CLI_USAGE;
+    }
+    if (keep_lcp && o.out_lcp && sa_write_int32(o.out_lcp, keep_lcp, n, &err) != PC_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit_code = CLI_USAGE;
+    }
+    pc_free(keep_sa);
+    pc_free(keep_lcp);
+    pc_free(ref.naive);
+    pc_free(results);
+    pc_free(T);
+    return exit_code;
+}
+
+/* Reads and concatenates the --train files. */
+static int gen_load_train(char **files, int nfiles, uint8_t **out, size_t *size, pc_error *err)
+{
+    uint8_t *all = NULL;
+    size_t total = 0;
+    for (int i = 0; i < nfiles; i++) {
+        unsigned char *d = NULL;
+        size_t s = 0;
+        int rc = pc_file_read_all(files[i], (size_t)1 << 30, &d, &s, err);
+        if (rc != PC_OK) {
+            pc_free(all);
+            return rc;
+        }
+        uint8_t *grown = pc_realloc(all, total + s + 1);
+        if (!grown) {
+            pc_free(d);
+            pc_free(all);
+            return pc_error_nomem(err, "loading training text");
+        }
+        all = grown;
+        memcpy(all + total, d, s);
+        total += s;
+        pc_free(d);
+    }
+    *out = all;
+    *size = total;
+    return PC_OK;
+}
+
+int cmd_gen_text(int argc, char **argv)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    long long bytes = -1, budget = -1, seed = 1;
+    const char *kind_s = NULL, *out = NULL, *v = NULL;
+    char *train[64];
+    int ntrain = 0;
+    for (int i = 1; i < argc && !err.code; i++) {
+        int rc;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(GEN_USAGE, stdout);
+            return CLI_OK;
+        }
+        if ((rc = pc_cli_take(argc, argv, &i, "--bytes", &v, &err)) != 0) {
+            if (rc > 0) pc_cli_parse_long("--bytes", v, 0, (long long)SA_MAX_N, &bytes, &err);
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--budget", &v, &err)) != 0) {
+            if (rc > 0) pc_cli_parse_long("--budget", v, 0, (long long)SA_MAX_N * 21, &budget, &err);
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--kind", &v, &err)) != 0) {
+            if (rc > 0) kind_s = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) != 0) {
+            if (rc > 0) pc_cli_parse_long("--seed", v, 0, INT64_MAX, &seed, &err);
+        } else if ((rc = pc_cli_take(argc, argv, &i, "-o", &v, &err)) != 0) {
+            if (rc > 0) out = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--train", &v, &err)) != 0) {
+            if (rc > 0 && ntrain < 64) train[ntrain++] = (char *)v;
+            else if (rc > 0) pc_error_set(&err, PC_EINVAL, NULL, 0, "at most 64 --train files");
+        } else {
+            pc_error_set(&err, PC_EINVAL, NULL, 0, "unknown argument '%s'", argv[i]);
+        }
+    }
+    int kind = kind_s ? sa_gen_kind_parse(kind_s) : -1;
+    if (!err.code && (bytes < 0) == (budget < 0))
+        pc_error_set(&err, PC_EINVAL, NULL, 0, "give exactly one of --bytes and --budget");
+    if (!err.code && kind < 0)
+        pc_error_set(&err, PC_EINVAL, NULL, 0, "--kind: '%s' is not one of random text periodic "
+                     "fibonacci thuemorse zeros", kind_s ? kind_s : "");
+    if (!err.code && !out)
+        pc_error_set(&err, PC_EINVAL, NULL, 0, "no output file (-o F)");
+    if (!err.code && ntrain && kind != SA_GEN_TEXT)
+        pc_error_set(&err, PC_EINVAL, NULL, 0, "--train applies to --kind text only");
+    if (err.code) {
+        cli_usage_error("gen text", err.msg);
+        fputs(GEN_USAGE, stderr);
+        return CLI_USAGE;
+    }
+    /* the seed's sizing: a memory budget of 21 bytes per input byte */
+    size_t n = (size_t)(bytes >= 0 ? bytes : budget / 21);
+    uint8_t *tr = NULL, *buf = NULL;
+    size_t ntr = 0;
+    int rc = ntrain ? gen_load_train(train, ntrain, &tr, &ntr, &err) : PC_OK;
+    if (rc == PC_OK) {
+        buf = pc_malloc(n ? n : 1);
+        rc = buf ? PC_OK : pc_error_nomem(&err, "the generated text");
+    }
+    if (rc == PC_OK)
+        rc = sa_gen_text(kind, (uint64_t)seed, ntrain ? tr : NULL, ntr, buf, n, &err);
+    if (rc == PC_OK)
+        rc = pc_file_write_all(out, buf, n, &err);
+    pc_free(buf);
+    pc_free(tr);
+    if (rc != PC_OK) {
+        fprintf(stderr, "parcheck gen text: %s\n", err.msg);
+        return rc == PC_ENOMEM ? CLI_FAILED : CLI_USAGE;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,158 @@
+/* sa_oracle.c - naive SA/LCP, the Burkhardt-Kaerkkaeinen checker, the Phi
+ * LCP and the LRS check. */
+#include "sa_oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_alloc.h"
+
+typedef struct { const uint8_t *T; int32_t n; } naive_ctx;
+
+static int naive_cmp(const void *a, const void *b, void *arg)
+{
+    const naive_ctx *c = arg;
+    int32_t i = *(const int32_t *)a, j = *(const int32_t *)b;
+    int32_t li = c->n - i, lj = c->n - j;
+    int r = memcmp(c->T + i, c->T + j, (size_t)(li < lj ? li : lj));
+    if (r)
+        return r;
+    return (li > lj) - (li < lj);
+}
+
+int sa_oracle_naive_sa(const uint8_t *T, int32_t n, int32_t *SA, pc_error *err)
+{
+    (void)err;
+    for (int32_t i = 0; i < n; i++)
+        SA[i] = i;
+    naive_ctx c = { T, n };
+    if (n > 1)
+        qsort_r(SA, (size_t)n, sizeof *SA, naive_cmp, &c);
+    return PC_OK;
+}
+
+void sa_oracle_naive_lcp(const uint8_t *T, int32_t n, const int32_t *SA, int32_t *LCP)
+{
+    for (int32_t i = 0; i < n; i++) {
+        int32_t l = 0;
+        if (i > 0)
+            while (SA[i] + l < n && SA[i - 1] + l < n && T[SA[i] + l] == T[SA[i - 1] + l])
+                l++;
+        LCP[i] = l;
+    }
+}
+
+int sa_oracle_check_sa(const uint8_t *T, int32_t n, const int32_t *SA, pc_error *err)
+{
+    if (n == 0)
+        return PC_OK;
+    /* rank[p] for p in [0, n]; rank[n] = 0 is the empty suffix, the others
+     * are 1 + their index, so the empty one is below all */
+    int32_t *rank = pc_malloc_array((size_t)n + 1, sizeof *rank);
+    if (!rank)
+        return pc_error_nomem(err, "checking a suffix array");
+    for (int32_t p = 0; p <= n; p++)
+        rank[p] = -1;
+    int rc = PC_OK;
+    for (int32_t i = 0; i < n && rc == PC_OK; i++) {
+        if (SA[i] < 0 || SA[i] >= n)
+            rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "SA[%d] = %d is outside [0, %d)",
+                              (int)i, (int)SA[i], (int)n);
+        else if (rank[SA[i]] != -1)
+            rc = pc_error_set(err, PC_EVERIFY, NULL, 0,
+                              "SA is not a permutation: %d at SA[%d] and SA[%d]",
+                              (int)SA[i], (int)(rank[SA[i]] - 1), (int)i);
+        else
+            rank[SA[i]] = i + 1;
+    }
+    rank[n] = 0;
+    for (int32_t i = 1; i < n && rc == PC_OK; i++) {
+        int32_t a = SA[i - 1], b = SA[i];
+        int ok = T[a] < T[b] || (T[a] == T[b] && rank[a + 1] < rank[b + 1]);
+        if (!ok)
+            rc = pc_error_set(err, PC_EVERIFY, NULL, 0,
+                              "suffixes %d and %d at SA[%d], SA[%d] are out of order",
+                              (int)a, (int)b, (int)(i - 1), (int)i);
+    }
+    pc_free(rank);
+    return rc;
+}
+
+int sa_oracle_lcp_phi(const uint8_t *T, int32_t n, const int32_t *SA, int32_t *LCP,
+                      pc_error *err)
+{
+    if (n == 0)
+        return PC_OK;
+    int32_t *phi = pc_malloc_array((size_t)n, sizeof *phi);
+    if (!phi)
+        return pc_error_nomem(err, "computing the oracle LCP");
+    phi[SA[0]] = -1;
+    for (int32_t i = 1; i < n; i++)
+        phi[SA[i]] = SA[i - 1];
+    /* phi[] becomes PLCP in place: PLCP[p] >= PLCP[p - 1] - 1 */
+    int32_t l = 0;
+    for (int32_t p = 0; p < n; p++) {
+        int32_t q = phi[p];
+        if (q < 0) {
+            l = 0;
+        } else {
+            while (p + l < n && q + l < n && T[p + l] == T[q + l])
+                l++;
+        }
+        phi[p] = l;
+        if (l > 0)
+            l--;
+    }
+    for (int32_t i = 0; i < n; i++)
+        LCP[i] = phi[SA[i]];
+    pc_free(phi);
+    return PC_OK;
+}
+
+int sa_oracle_check_lcp(const uint8_t *T, int32_t n, const int32_t *SA, const int32_t *LCP,
+                        pc_error *err)
+{
+    if (n == 0)
+        return PC_OK;
+    int32_t *ref = pc_malloc_array((size_t)n, sizeof *ref);
+    if (!ref)
+        return pc_error_nomem(err, "checking an LCP array");
+    int rc = sa_oracle_lcp_phi(T, n, SA, ref, err);
+    for (int32_t i = 0; i < n && rc == PC_OK; i++)
+        if (LCP[i] != ref[i])
+            rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "LCP[%d] = %d, expected %d", (int)i,
+                              (int)LCP[i], (int)ref[i]);
+    pc_free(ref);
+    return rc;
+}
+
+int sa_oracle_check_lrs(const uint8_t *T, int32_t n, const int32_t *SA, const int32_t *LCP,
+                        int32_t len, int32_t pos, int32_t pos2, pc_error *err)
+{
+    int32_t best = 0, at = -1;
+    for (int32_t i = 1; i < n; i++)
+        if (LCP[i] > best) {
+            best = LCP[i];
+            at = i;
+        }
+    if (len != best)
+        return pc_error_set(err, PC_EVERIFY, NULL, 0, "LRS length %d, max LCP is %d", (int)len,
+                            (int)best);
+    if (at < 0)
+        return pos == -1 && pos2 == -1
+                   ? PC_OK
+                   : pc_error_set(err, PC_EVERIFY, NULL, 0,
+                                  "no repeat, but LRS positions %d, %d", (int)pos, (int)pos2);
+    if (pos != SA[at - 1] || pos2 != SA[at])
+        return pc_error_set(err, PC_EVERIFY, NULL, 0,
+                            "LRS at %d, %d; the first longest pair in suffix order is %d, %d",
+                            (int)pos, (int)pos2, (int)SA[at - 1], (int)SA[at]);
+    if (pos + len > n || pos2 + len > n || memcmp(T + pos, T + pos2, (size_t)len) != 0)
+        return pc_error_set(err, PC_EVERIFY, NULL, 0,
+                            "the %d bytes at %d and %d differ", (int)len, (int)pos, (int)pos2);
+    if (pos + len < n && pos2 + len < n && T[pos + len] == T[pos2 + len])
+        return pc_error_set(err, PC_EVERIFY, NULL, 0,
+                            "the repeat at %d and %d extends beyond %d bytes", (int)pos,
+                            (int)pos2, (int)len);
+    return PC_OK;
+}

@@ -1,0 +1,119 @@
+/* sa.h - suffix arrays: construction, LCP, longest repeated substring, the
+ * table of implementations and the text generators of `parcheck gen text`.
+ *
+ * Text: n arbitrary bytes compared as unsigned (NUL and >= 0x80 included);
+ * a shorter suffix sorts before a longer one it prefixes (no sentinel is
+ * stored). Indices are int32_t, so n <= SA_MAX_N = 2^31 - 1. */
+#ifndef SA_H
+#define SA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pc_error.h"
+
+#define SA_MAX_N ((size_t)INT32_MAX)
+
+/* Builds the suffix array SA[0..n) of T[0..n) with up to `threads` threads.
+ * SA is caller-owned; the function allocates only its work space (through
+ * pc_alloc) and frees it on every path. Returns 0, PC_ENOMEM, PC_EUNAVAIL. */
+typedef int (*sa_build_fn)(const uint8_t *T, int32_t n, int32_t *SA, int threads,
+                           pc_error *err);
+
+/* One implementation of the table (ARCHITECTURE.md section 4). */
+typedef struct sa_impl {
+    const char *name;
+    const char *desc;
+    /* 1 when it can run here; else 0 with the reason in why. */
+    int (*available)(char *why, size_t why_len);
+    /* In-process construction, or NULL for an external program launched by
+     * sa_run_external (the MPI implementations). */
+    sa_build_fn build;
+    /* Documented peak of construction + LCP in bytes per input byte,
+     * counting the text, SA and LCP (see docs/README-sa.md). */
+    double model_bytes_per_n;
+    /* Uses threads (1: --threads applies). */
+    int threaded;
+} sa_impl;
+
+/* The table, in ARCHITECTURE order: seq omp mpi mpi-omp cuda cuda-ms
+ * divsufsort. *count receives its length. */
+const sa_impl *sa_impls(int *count);
+
+/* The entry named name, or NULL. */
+const sa_impl *sa_impl_find(const char *name);
+
+/* Checks that a text of n bytes fits the int32 indices; PC_ERANGE with a
+ * message naming what (a path or "input") otherwise. */
+int sa_check_size(size_t n, const char *what, pc_error *err);
+
+/* Manber-Myers prefix doubling with bucket refinement (bh/b2h bit vectors,
+ * cnt per bucket head, the suffix of length h placed first in its bucket
+ * as an implicit sentinel), early stop once every bucket is a singleton.
+ * Suffixes alone in their bucket are skipped by later stages. O(n log n)
+ * time; work space 8n + n/2 bytes beyond T and SA. Ignores
+ * threads. */
+int sa_build_seq(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+
+/* Parallel prefix doubling: 3-byte keys radix sorted in parallel, then each
+ * step sorts only the unsorted groups by the rank h positions on (parallel
+ * over groups, parallel radix sort inside the large ones) and re-ranks with
+ * prefix sums. Work space 16n bytes (+8n while a group larger than n/8
+ * is sorted in parallel). Same output as every other implementation. */
+int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+
+/* libdivsufsort (external reference); PC_EUNAVAIL without it. */
+int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
+                        pc_error *err);
+
+/* LCP[i] = length of the longest common prefix of the suffixes SA[i-1] and
+ * SA[i]; LCP[0] = 0. Kasai's algorithm in O(n), on `threads` blocks of text
+ * positions at once (each block restarts at 0, so at most max-LCP extra
+ * work per block). Work space 4n (the inverse suffix array). */
+int sa_lcp_kasai(const uint8_t *T, const int32_t *SA, int32_t n, int32_t *LCP,
+                 int threads, pc_error *err);
+
+/* Longest repeated substring: *len = max LCP; for the first i in suffix
+ * order with LCP[i] = max (ARCHITECTURE.md section 5), *pos = SA[i-1] (the
+ * occurrence first in suffix order) and *pos2 = SA[i]. len = 0 and pos = pos2 = -1 when there is no
+ * repeat (n < 2 or all LCP 0). */
+void sa_lrs(const int32_t *SA, const int32_t *LCP, int32_t n, int32_t *len,
+            int32_t *pos, int32_t *pos2);
+
+/* Hook for implementations that run as a separate program (mpi, mpi-omp:
+ * launched with mpirun -np np, each rank with `threads` OpenMP threads):
+ * builds SA of the file at path (n bytes) into SA and stores the program's
+ * own construction time in *seconds. Returns PC_EUNAVAIL (with the reason)
+ * while no such program is in this build. */
+int sa_run_external(const sa_impl *impl, const char *path, int32_t n, int np,
+                    int threads, int32_t *SA, double *seconds, pc_error *err);
+
+/* Writes v[0..n) as little-endian int32 to path. */
+int sa_write_int32(const char *path, const int32_t *v, int32_t n, pc_error *err);
+
+/* Reads a whole text file for suffix sorting: refuses (PC_ERANGE) files
+ * beyond SA_MAX_N before allocating. *T is freed with pc_free. */
+int sa_read_text(const char *path, uint8_t **T, int32_t *n, pc_error *err);
+
+/* Text kinds of `parcheck gen text`. */
+enum sa_gen_kind {
+    SA_GEN_RANDOM, SA_GEN_TEXT, SA_GEN_PERIODIC, SA_GEN_FIBONACCI,
+    SA_GEN_THUEMORSE, SA_GEN_ZEROS
+};
+
+/* Parses a kind name ("random"...); -1 when unknown. */
+int sa_gen_kind_parse(const char *name);
+
+/* Generates n bytes of the given kind from seed into out (caller-owned).
+ * SA_GEN_TEXT draws from an order-SA_GEN_ORDER Markov model trained on
+ * train (ntrain bytes), or on the built-in English paragraph when train is
+ * NULL. Periodic: a random period of 1..64 bytes over a 4-letter alphabet
+ * repeated. Returns 0, PC_ENOMEM or PC_EINVAL (training text too short). */
+#define SA_GEN_ORDER 5
+int sa_gen_text(int kind, uint64_t seed, const uint8_t *train, size_t ntrain,
+                uint8_t *out, size_t n, pc_error *err);
+
+/* The built-in training paragraph (NUL-terminated). */
+const char *sa_gen_builtin_text(void);
+
+#endif

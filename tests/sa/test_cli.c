@@ -1,0 +1,197 @@
+/* test_cli.c - `parcheck sa` and `parcheck gen text` from the outside:
+ * exit codes, JSON fields, --out-sa / --out-lcp, generator sizing. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "sa_testlib.h"
+
+static char g_dir[64];
+
+static void setup(void)
+{
+    snprintf(g_dir, sizeof g_dir, "/tmp/pc-sa-cli-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(g_dir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Runs "parcheck ARGS" (printf-style) and returns its exit status. */
+static int run(char **out, char **err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int run(char **out, char **err, const char *fmt, ...)
+{
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", g_dir, pc_test_bin(), args);
+    return pc_test_shell(cmd, out, err);
+}
+
+/* Runs a plain shell command in the test directory. */
+static int sh(const char *c)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s", g_dir, c);
+    return pc_test_shell(cmd, NULL, NULL);
+}
+
+static int abs_bin(void)
+{
+    if (access(pc_test_bin(), X_OK) != 0)
+        return 0;
+    /* relative paths would break under cd */
+    static char abs[4096];
+    if (pc_test_bin()[0] != '/' && realpath(pc_test_bin(), abs))
+        setenv("PARCHECK_BIN", abs, 1);
+    return 1;
+}
+
+START_TEST(gen_and_sa_json)
+{
+    if (!abs_bin())
+        PC_SKIP("parcheck binary not built");
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 5000 --kind text --seed 3 -o t.txt"), 0);
+    char *out = NULL;
+    ck_assert_int_eq(run(&out, NULL, "sa t.txt --impl seq,omp --json - --reps 2"), 0);
+    static const char *const keys[] = { "\"tool\":\"parcheck\"", "\"domain\":\"sa\"", "\"bytes\":5000",
+                                        "\"oracle\"", "\"impl\":\"seq\"", "\"impl\":\"omp\"",
+                                        "\"sa_equal\":true", "\"lcp_equal\":true", "\"lrs_length\"",
+                                        "\"lrs_pos\"", "\"peak_bytes\"", "\"model_bytes\"",
+                                        "\"unit\":\"MB/s\"", "\"status\":\"pass\"", "\"reps\":2" };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        ck_assert_msg(strstr(out, keys[k]) != NULL, "JSON lacks %s: %s", keys[k], out);
+    free(out);
+    ck_assert_int_eq(run(&out, NULL, "sa t.txt --impl all"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "skipped"));
+    ck_assert_ptr_nonnull(strstr(out, "divsufsort"));
+    free(out);
+}
+END_TEST
+
+START_TEST(exit_codes)
+{
+    if (!abs_bin())
+        PC_SKIP("parcheck binary not built");
+    char *err = NULL;
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 100 --kind random --seed 1 -o r.bin"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "sa --help"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "sa"), 2);
+    ck_assert_int_eq(run(NULL, &err, "sa missing.txt --impl seq"), 2);
+    ck_assert_ptr_nonnull(strstr(err, "missing.txt"));
+    free(err);
+    ck_assert_int_eq(run(NULL, &err, "sa r.bin --impl nosuch"), 2);
+    ck_assert_ptr_nonnull(strstr(err, "nosuch"));
+    free(err);
+    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --reps 0"), 2);
+    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --bogus"), 2);
+    ck_assert_int_eq(run(NULL, NULL, "sa r.bin a.bin"), 2);
+    /* explicitly requested but not in this build: 3; through all: skipped */
+    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl seq,mpi"), 3);
+    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl cuda-ms"), 3);
+    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl all"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 10 --kind nosuch --seed 1 -o x"), 2);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 10 --kind random --seed 1"), 2);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --kind random --seed 1 -o x"), 2);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 10 --kind text --train nofile -o x"), 2);
+    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl seq --json /nonexistent/dir/x.json"), 2);
+    /* each injected allocation failure gives exit 1 (an error row or a
+     * message), never a crash or a pass; past the last allocation, 0 */
+    int last = -1;
+    for (int k = 1; k <= 40 && last != 0; k++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "cd '%s' && PARCHECK_FAIL_ALLOC=%d '%s' sa r.bin --impl seq,omp",
+                 g_dir, k, pc_test_bin());
+        last = pc_test_shell(cmd, NULL, NULL);
+        ck_assert_msg(last == 0 || last == 1, "PARCHECK_FAIL_ALLOC=%d: exit %d", k, last);
+        if (k <= 3)
+            ck_assert_int_eq(last, 1);
+    }
+    ck_assert_int_eq(last, 0);
+}
+END_TEST
+
+static int32_t *read_i32(const char *path, long *count)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)sz + 1);
+    ck_assert_int_eq((long)fread(b, 1, (size_t)sz, f), sz);
+    fclose(f);
+    *count = sz / 4;
+    int32_t *v = malloc(sizeof *v * (size_t)(*count + 1));
+    for (long i = 0; i < *count; i++)
+        v[i] = (int32_t)((uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+                         (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24);
+    free(b);
+    return v;
+}
+
+START_TEST(out_sa_and_lcp)
+{
+    if (!abs_bin())
+        PC_SKIP("parcheck binary not built");
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 3000 --kind fibonacci --seed 1 -o f.txt"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "sa f.txt --impl omp --out-sa f.sa --out-lcp f.lcp"), 0);
+    char p[256];
+    long nsa, nlcp;
+    snprintf(p, sizeof p, "%s/f.sa", g_dir);
+    int32_t *sa = read_i32(p, &nsa);
+    snprintf(p, sizeof p, "%s/f.lcp", g_dir);
+    int32_t *lcp = read_i32(p, &nlcp);
+    ck_assert_int_eq(nsa, 3000);
+    ck_assert_int_eq(nlcp, 3000);
+    uint8_t T[3000];
+    pc_error err;
+    ck_assert_int_eq(sa_gen_text(SA_GEN_FIBONACCI, 1, NULL, 0, T, 3000, &err), 0);
+    int32_t ref[3000], refl[3000];
+    ck_assert_int_eq(sa_oracle_naive_sa(T, 3000, ref, &err), 0);
+    sa_oracle_naive_lcp(T, 3000, ref, refl);
+    ck_assert(!memcmp(sa, ref, sizeof ref));
+    ck_assert(!memcmp(lcp, refl, sizeof refl));
+    free(sa);
+    free(lcp);
+}
+END_TEST
+
+START_TEST(gen_sizes_and_seeds)
+{
+    if (!abs_bin())
+        PC_SKIP("parcheck binary not built");
+    ck_assert_int_eq(run(NULL, NULL, "gen text --budget 2100 --kind random --seed 9 -o a"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 100 --kind random --seed 9 -o b"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 100 --kind random --seed 10 -o c"), 0);
+    ck_assert_int_eq(sh("cmp -s a b"), 0);   /* budget / 21 bytes, same seed */
+    ck_assert_int_ne(sh("cmp -s a c"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 0 --kind zeros --seed 1 -o z"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "sa z --impl all"), 0);
+    ck_assert_int_eq(sh("printf 'the cat sat on the mat and the dog sat on the log\\n' > tr.txt"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 2000 --kind text --seed 2 --train tr.txt -o m"), 0);
+    ck_assert_int_eq(run(NULL, NULL, "sa m --impl all"), 0);
+}
+END_TEST
+
+static Suite *suite_cli(void)
+{
+    Suite *s = suite_create("sa_cli");
+    TCase *tc = pc_tcase("cli");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, gen_and_sa_json);
+    tcase_add_test(tc, exit_codes);
+    tcase_add_test(tc, out_sa_and_lcp);
+    tcase_add_test(tc, gen_sizes_and_seeds);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_cli()); }

@@ -1,0 +1,97 @@
+/* test_gen.c - the text generators: exact words, periods, the Markov model
+ * stays within its training text's contexts, seeds reproduce. */
+#include <stdlib.h>
+
+#include "sa_testlib.h"
+
+START_TEST(words_are_exact)
+{
+    uint8_t b[64];
+    pc_error err;
+    ck_assert_int_eq(sa_gen_text(SA_GEN_FIBONACCI, 0, NULL, 0, b, 13, &err), 0);
+    ck_assert(!memcmp(b, "abaababaabaab", 13));
+    ck_assert_int_eq(sa_gen_text(SA_GEN_THUEMORSE, 0, NULL, 0, b, 16, &err), 0);
+    ck_assert(!memcmp(b, "abbabaabbaababba", 16));
+    ck_assert_int_eq(sa_gen_text(SA_GEN_ZEROS, 0, NULL, 0, b, 8, &err), 0);
+    ck_assert(!memcmp(b, "\0\0\0\0\0\0\0\0", 8));
+    ck_assert_int_eq(sa_gen_kind_parse("thuemorse"), SA_GEN_THUEMORSE);
+    ck_assert_int_eq(sa_gen_kind_parse("nope"), -1);
+}
+END_TEST
+
+START_TEST(periodic_has_a_short_period)
+{
+    uint8_t b[1000];
+    pc_error err;
+    for (uint64_t seed = 0; seed < 20; seed++) {
+        ck_assert_int_eq(sa_gen_text(SA_GEN_PERIODIC, seed, NULL, 0, b, sizeof b, &err), 0);
+        int p = 1;
+        while (p <= 64 && memcmp(b, b + p, sizeof b - (size_t)p) != 0)
+            p++;
+        ck_assert_int_le(p, 64);
+    }
+}
+END_TEST
+
+START_TEST(markov_text_follows_training)
+{
+    const char *train = sa_gen_builtin_text();
+    size_t nt = strlen(train);
+    ck_assert_uint_gt(nt, 1000);
+    enum { N = 20000 };
+    static uint8_t a[N], b[N];
+    pc_error err;
+    ck_assert_int_eq(sa_gen_text(SA_GEN_TEXT, 7, NULL, 0, a, N, &err), 0);
+    ck_assert_int_eq(sa_gen_text(SA_GEN_TEXT, 7, NULL, 0, b, N, &err), 0);
+    ck_assert(!memcmp(a, b, N));
+    ck_assert_int_eq(sa_gen_text(SA_GEN_TEXT, 8, NULL, 0, b, N, &err), 0);
+    ck_assert(memcmp(a, b, N) != 0);
+    /* every window of ORDER + 1 bytes occurs in the (cyclic) training text */
+    char *cyc = malloc(2 * nt + 1);
+    memcpy(cyc, train, nt);
+    memcpy(cyc + nt, train, nt);
+    cyc[2 * nt] = '\0';
+    for (int i = 0; i + SA_GEN_ORDER + 1 <= N; i += 97) {
+        char w[SA_GEN_ORDER + 2];
+        memcpy(w, a + i, SA_GEN_ORDER + 1);
+        w[SA_GEN_ORDER + 1] = '\0';
+        ck_assert_msg(strstr(cyc, w) != NULL, "window '%s' not in the training text", w);
+    }
+    free(cyc);
+    ck_assert_int_eq(sa_gen_text(SA_GEN_TEXT, 1, (const uint8_t *)"abc", 3, a, 10, &err), PC_EINVAL);
+}
+END_TEST
+
+START_TEST(gen_allocation_failures)
+{
+    uint8_t b[100];
+    for (long k = 1;; k++) {
+        pc_error err;
+        long live = pc_alloc_live();
+        pc_alloc_fail_at(k);
+        int rc = sa_gen_text(SA_GEN_TEXT, 1, NULL, 0, b, sizeof b, &err);
+        int inj = pc_alloc_injected();
+        pc_alloc_fail_at(0);
+        ck_assert_int_eq(pc_alloc_live(), live);
+        if (!inj) {
+            ck_assert_int_eq(rc, 0);
+            break;
+        }
+        ck_assert_int_eq(rc, PC_ENOMEM);
+    }
+}
+END_TEST
+
+static Suite *suite_gen(void)
+{
+    Suite *s = suite_create("sa_gen");
+    TCase *tc = pc_tcase("gen");
+    tcase_add_test(tc, words_are_exact);
+    tcase_add_test(tc, periodic_has_a_short_period);
+    tcase_add_test(tc, markov_text_follows_training);
+    tcase_add_test(tc, gen_allocation_failures);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_gen()); }
