@@ -25,8 +25,9 @@ export PARCHECK_HARNESS_NESTED=1
 jobs=$(nproc)
 echo "check-sanitize: building $B (ASan+UBSan, -O1)"
 start=$(date +%s)
-make --no-print-directory -j"$jobs" BUILD="$B" all tests >"$B.build.log" 2>&1 || {
-  tail -n 30 "$B.build.log"; echo "check-sanitize: build failed (log $B.build.log)"; exit 1; }
+mkdir -p "$B"
+make --no-print-directory -j"$jobs" BUILD="$B" all tests >"$B/build.log" 2>&1 || {
+  tail -n 30 "$B/build.log"; echo "check-sanitize: build failed (log $B/build.log)"; exit 1; }
 echo "check-sanitize: built in $(( $(date +%s) - start )) s"
 bash ci/run-tests.sh "$B"
 rc=$?
