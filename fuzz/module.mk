@@ -30,9 +30,14 @@ FUZZ_DEFS := $(filter-out -DPC_HAVE_CUDA=% -DPC_HAVE_OPENCL=% -DPC_HAVE_MPI=%,$(
              -DPC_HAVE_CUDA=0 -DPC_HAVE_OPENCL=0 -DPC_HAVE_MPI=0
 FUZZ_INC   = $(filter-out -I$(BUILD)/gen,$(INCLUDES)) -I$(1)/gen
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# Domain fragments (included after this one) may add FUZZ_CFLAGS and
+# FUZZ_LDLIBS; their -I/-D in EXTRA_CFLAGS and their EXTRA_LDLIBS (libxml2,
+# jansson...) apply to the fuzz builds too, hence the deferred `=`.
 FUZZ_BASE  = -std=c11 -fopenmp -g -O1 -Wall -Wextra $(WERROR) -Wno-unknown-pragmas \
-             $(FUZZ_DEFS) $(call FUZZ_INC,$(1)) $(FUZZ_SAN)
-FUZZ_LIBS := -fopenmp -lm $(if $(filter 1,$(HAVE_DIVSUFSORT)),$(shell pkg-config --libs libdivsufsort))
+             $(FUZZ_DEFS) $(call FUZZ_INC,$(1)) $(filter -I% -D%,$(EXTRA_CFLAGS)) \
+             $(FUZZ_CFLAGS) $(FUZZ_SAN)
+FUZZ_LIBS  = -fopenmp -lm $(if $(filter 1,$(HAVE_DIVSUFSORT)),$(shell pkg-config --libs libdivsufsort)) \
+             $(EXTRA_LDLIBS) $(FUZZ_LDLIBS)
 FUZZ_LIB_SRC := $(LIB_SRC) $(ORACLE_SRC)
 FUZZ_REPLAY_BINS := $(patsubst %,$(BUILD)/fuzz-replay/replay_%,$(FUZZ_TARGETS))
 
