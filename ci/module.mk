@@ -1,0 +1,24 @@
+# ci/module.mk - quality jobs (included by the Makefile).
+#
+#   make check-sanitize   ASan + UBSan build in build-asan, every suite  (ci/sanitize.sh)
+#   make check-valgrind   memcheck over every suite of the normal build  (ci/valgrind.sh)
+#   make coverage         gcc --coverage build in build-cov, lcov/genhtml (ci/coverage.sh)
+#   make memreport        massif peak per CPU implementation vs its model (ci/memreport.sh)
+#
+# Each script re-enters make with its own BUILD and passes the extra flags
+# through the environment (not the command line), so that the EXTRA_CFLAGS
+# += ... of the domains' module.mk fragments still apply.
+
+.PHONY: check-sanitize check-valgrind coverage memreport
+
+check-sanitize: bootstrap
+	@bash ci/sanitize.sh
+
+check-valgrind: bootstrap
+	@bash ci/valgrind.sh $(BUILD)
+
+coverage: bootstrap
+	@bash ci/coverage.sh
+
+memreport: bootstrap
+	@bash ci/memreport.sh $(BUILD)
