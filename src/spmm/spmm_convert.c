@@ -123,26 +123,31 @@ int spmm_ell_from_coo(const mm_coo *a, spmm_ell *out, int threads, pc_error *err
         spmm_ell_free(&e);
         return pc_error_nomem(err, "building ELLPACK");
     }
-    /* Entries in row order first (a CSR-like staging through pos). */
-    int32_t *cja = NULL;
-    double *cas = NULL;
-    if (a->nnz > 0) {
-        cja = pc_malloc_array((size_t)a->nnz, sizeof *cja);
-        cas = pc_malloc_array((size_t)a->nnz, sizeof *cas);
-        if (!cja || !cas) {
-            pc_free(cja);
-            pc_free(cas);
+    /* Entries in row order: a normalized COO already is (read in place);
+     * otherwise stage them CSR-like through pos. */
+    const int32_t *cja = a->col;
+    const double *cas = a->val;
+    int32_t *sja = NULL;
+    double *sas = NULL;
+    if (!convert_is_row_sorted(a)) {
+        sja = pc_malloc_array((size_t)a->nnz, sizeof *sja);
+        sas = pc_malloc_array((size_t)a->nnz, sizeof *sas);
+        if (!sja || !sas) {
+            pc_free(sja);
+            pc_free(sas);
             pc_free(pos);
             pc_free(irp);
             spmm_ell_free(&e);
             return pc_error_nomem(err, "building ELLPACK");
         }
-    }
-    memcpy(pos, irp, ((size_t)a->rows + 1) * sizeof *pos);
-    for (int64_t k = 0; k < a->nnz; k++) {
-        int32_t p = pos[a->row[k]]++;
-        cja[p] = a->col[k];
-        cas[p] = a->val[k];
+        memcpy(pos, irp, ((size_t)a->rows + 1) * sizeof *pos);
+        for (int64_t k = 0; k < a->nnz; k++) {
+            int32_t p = pos[a->row[k]]++;
+            sja[p] = a->col[k];
+            sas[p] = a->val[k];
+        }
+        cja = sja;
+        cas = sas;
     }
     size_t m = (size_t)a->rows;
     #pragma omp parallel for num_threads(threads) if (threads > 1 && slots >= 65536) schedule(static)
@@ -161,8 +166,8 @@ int spmm_ell_from_coo(const mm_coo *a, spmm_ell *out, int threads, pc_error *err
             }
         }
     }
-    pc_free(cja);
-    pc_free(cas);
+    pc_free(sja);
+    pc_free(sas);
     pc_free(pos);
     pc_free(irp);
     *out = e;

@@ -151,6 +151,103 @@ START_TEST(test_list_reports_every_impl)
 }
 END_TEST
 
+START_TEST(test_bench_rows)
+{
+    char *out, *err;
+    int rc = run("bench stream --mib 8 --threads 1,2", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    ck_assert(strstr(out, "stream,copy-8MiB,copy,1,") && strstr(out, "stream,copy-8MiB,copy,2,"));
+    free(out);
+    free(err);
+    rc = run("bench spmm --shape powerlaw --rows 4000 --per-row 6 --max-row 300 --k 1,5 "
+             "--threads 1,2 --impl csr-omp,ellnp-serial,ell-omp --reps 2", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    /* 2 impls x 2 K x 2 thread counts, each row with GFLOP/s and GB/s. */
+    int rows = 0;
+    for (char *p = out; (p = strstr(p, "spmm,powerlaw-4000,")) != NULL; p++)
+        rows++;
+    ck_assert_msg(rows == 8 || rows == 12, "%d rows:\n%s", rows, out);
+    ck_assert(strstr(out, "csr-omp,2,K=5,") && strstr(out, "GFLOP/s") && strstr(out, "GB/s"));
+    free(out);
+    free(err);
+    static const char *bad[] = {"bench", "bench spmm --k 0", "bench spmm --shape round",
+                                "bench spmm --impl nosuch", "bench stream --mib x",
+                                "bench spmm --threads 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        rc = run(bad[k], NULL, NULL);
+        ck_assert_msg(rc == 2, "'%s': exit %d", bad[k], rc);
+    }
+    ck_assert_int_eq(run("bench --help", NULL, NULL), 0);
+}
+END_TEST
+
+START_TEST(test_spmm_options)
+{
+    ck_assert_int_eq(system("mkdir -p build/test-tmp"), 0);
+    ck_assert_int_eq(run("gen matrix --rows 40 --cols 30 --nnz 200 --shape denserows --int --seed 3 "
+                         "-o build/test-tmp/d.mtx", NULL, NULL), 0);
+    char *out, *err;
+    int rc = run("spmm build/test-tmp/d.mtx --impl=csr-omp,ellnp-omp --k=7 --threads 2 --reps 3 "
+                 "--seed 11 --json build/test-tmp/d.json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    ck_assert(strstr(out, "x=int") != NULL); /* integer matrix -> integer X */
+    free(out);
+    free(err);
+    ck_assert_int_eq(system("grep -q '\"exact_required\":true' build/test-tmp/d.json"), 0);
+    rc = run("spmm build/test-tmp/d.mtx --impl csr-serial --x real --json -", &out, &err);
+    ck_assert_int_eq(rc, 0);
+    ck_assert(strstr(out, "\"x\":\"real\"") && strstr(out, "\"exact_required\":false"));
+    free(out);
+    free(err);
+    static const char *bad[] = {"spmm build/test-tmp/d.mtx --x complex", "spmm build/test-tmp/d.mtx --reps 0",
+                                "spmm build/test-tmp/d.mtx --threads -1", "spmm build/test-tmp/d.mtx --seed -5",
+                                "spmm build/test-tmp/d.mtx other.mtx", "spmm build/test-tmp/d.mtx --json /nonexistent/x.json",
+                                "gen matrix --rows 3 --cols 3 --nnz 2 --shape round --seed 1 -o x",
+                                "gen matrix --rows 3 --cols 3 --nnz 20 --shape uniform --seed 1 -o x",
+                                "gen matrix --rows 3 --cols 3 --nnz 2 --shape uniform --seed 1 -o /nonexistent/x.mtx",
+                                "gen matrix --rows 3 --cols 3 --nnz 2 --shape uniform --seed 1 --bogus"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        rc = run(bad[k], &out, &err);
+        ck_assert_msg(rc == 2, "'%s': exit %d", bad[k], rc);
+        ck_assert_msg(strlen(err) > 0, "'%s': no message", bad[k]);
+        free(out);
+        free(err);
+    }
+    ck_assert_int_eq(run("spmm --help", NULL, NULL), 0);
+    ck_assert_int_eq(run("gen matrix --help", NULL, NULL), 0);
+    ck_assert_int_eq(run("--help", NULL, NULL), 0);
+    ck_assert_int_eq(run("--version", NULL, NULL), 0);
+    ck_assert_int_eq(run("", NULL, NULL), 2);
+    ck_assert_int_eq(run("gen", NULL, NULL), 2);
+}
+END_TEST
+
+START_TEST(test_cli_allocation_failures)
+{
+    /* Every allocation of a small run made to fail in turn: each run ends
+     * with a clean error (exit 1 or 2 and a message), never a crash. */
+    ck_assert_int_eq(system("mkdir -p build/test-tmp"), 0);
+    ck_assert_int_eq(run("gen matrix --rows 20 --cols 20 --nnz 60 --shape uniform --seed 3 "
+                         "-o build/test-tmp/f.mtx", NULL, NULL), 0);
+    int clean = 0;
+    for (int n = 1; n < 400; n++) {
+        char cmd[512], *out, *err;
+        snprintf(cmd, sizeof cmd, "PARCHECK_FAIL_ALLOC=%d %s spmm build/test-tmp/f.mtx --impl csr-serial,ell-omp --k 3 --reps 1",
+                 n, pc_test_bin());
+        int rc = pc_test_shell(cmd, &out, &err);
+        ck_assert_msg(rc >= 0 && rc <= 2, "allocation %d: exit %d (crash?)\n%s", n, rc, err);
+        if (rc != 0)
+            ck_assert_msg(strlen(err) > 0 || strstr(out, "out of memory") != NULL,
+                          "allocation %d: exit %d without a message", n, rc);
+        free(out);
+        free(err);
+        if (rc == 0 && ++clean >= 3)
+            break; /* past the last allocation: runs succeed again */
+    }
+    ck_assert_int_ge(clean, 1);
+}
+END_TEST
+
 static Suite *suite_cli_spmm(void)
 {
     Suite *s = suite_create("cli_spmm");
@@ -162,6 +259,9 @@ static Suite *suite_cli_spmm(void)
     tcase_add_test(tc, test_unavailable_impl_exit_3);
     tcase_add_test(tc, test_generated_matrices_validate);
     tcase_add_test(tc, test_list_reports_every_impl);
+    tcase_add_test(tc, test_bench_rows);
+    tcase_add_test(tc, test_spmm_options);
+    tcase_add_test(tc, test_cli_allocation_failures);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -94,6 +94,12 @@ START_TEST(test_unsorted_coo_gives_sorted_rows)
     ck_assert_int_eq(csr.irp[3], 4);
     ck_assert(csr.as[0] == 3 && csr.as[1] == 2 && csr.as[2] == 1 && csr.as[3] == 4);
     spmm_csr_free(&csr);
+    spmm_ell ell;
+    ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, 1, &err), 0);
+    ck_assert_int_eq(ell.maxnz, 2);
+    ck_assert(ell.as[0] == 3 && ell.as[1] == 2 && ell.as[2] == 1 && ell.as[5] == 4);
+    ck_assert(ell.as[3] == 0 && ell.ja[3] == 2 && ell.as[4] == 0 && ell.ja[4] == 1);
+    spmm_ell_free(&ell);
     mm_coo_free(&coo);
 }
 END_TEST
