@@ -68,7 +68,7 @@ static int avail_divsufsort(char *why, size_t len)
 
 static const sa_impl g_impls[] = {
     { "seq", "Manber-Myers prefix doubling, bucket refinement; Kasai LCP",
-      avail_yes, sa_build_seq, 13.25, 0 },
+      avail_yes, sa_build_seq, 13.5, 0 },
     { "omp", "parallel prefix doubling (radix-sorted groups, OpenMP); blocked Kasai",
       avail_yes, sa_build_omp, 25.0, 1 },
     { "mpi", "distributed prefix doubling, mpirun -np N", avail_mpi, NULL, -1, 0 },

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make report, suffix arrays: default inputs from fixed seeds (a few MB of
+# Markov text, random bytes, a periodic text, a Fibonacci word), every
+# implementation of this build on each; results in report/runs/sa-*.json.
+set -u
+P=${PARCHECK:?PARCHECK must name the parcheck binary}
+IN=report/inputs RUNS=report/runs
+mkdir -p "$IN" "$RUNS"
+status=0
+gen() { "$P" gen text --bytes "$2" --kind "$3" --seed "$4" -o "$IN/sa-$1" || status=1; }
+gen text 4000000 text 1
+gen random 2000000 random 2
+gen periodic 1000000 periodic 3
+gen fibonacci 1000000 fibonacci 4
+for c in text random periodic fibonacci; do
+  "$P" sa "$IN/sa-$c" --impl all --reps 1 --json "$RUNS/sa-$c.json"
+  rc=$?
+  echo "sa $c: exit $rc"
+  [ $rc -eq 0 ] || status=1
+done
+exit $status
