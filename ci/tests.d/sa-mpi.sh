@@ -115,6 +115,7 @@ fi
 # OpenMP inside the ranks, and the gathered output
 ref "$G/text-s3" && { run text-s3-omp "$G/text-s3" 2 2; run text-s3-gather "$G/text-s3" 3 1 --gather; }
 ref "$G/repeat-997" && run repeat-997-omp "$G/repeat-997" 3 2
+ref "$G/zeros-1m" && run zeros-1m-omp "$G/zeros-1m" 2 2
 
 # through parcheck sa: launched by sa_run_external, checked by the oracles
 for spec in "$G/repeat-997 3" "$G/n3 4" "$G/n0 2" "$DATA/texts/alice29.txt 2"; do

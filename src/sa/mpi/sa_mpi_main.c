@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     sam_ctx c;
     sam_ctx_init(&c, comm, n, omp_get_max_threads());
     /* the block plus the bytes the first keys look ahead */
-    int64_t wend = c.hi + 6 < n ? c.hi + 6 : n;
+    int64_t wend = c.hi + SAM_WINDOW_AHEAD < n ? c.hi + SAM_WINDOW_AHEAD : n;
     uint8_t *text = sam_alloc(&c, (size_t)(wend - c.lo) + 1, 1, "the text block");
     double t0 = pc_time_now();
     rc = sam_read(&c, fh, c.lo, wend - c.lo, text);
@@ -160,10 +160,10 @@ int main(int argc, char **argv)
     t0 = pc_time_now();
     uint32_t *R;
     sam_stats st;
-    int32_t *SA = sam_build(&c, text, &R, &st);
-    pc_free(text);
+    int32_t *SA = sam_build(&c, text, &R, &st); /* frees text */
     MPI_Barrier(comm);
     double build_s = pc_time_now() - t0, lcp_s = 0;
+    long long build_kb = rss_kb(), build_alloc = pc_alloc_peak();
     int32_t *LCP = NULL, len = -1, pos = -1, pos2 = -1;
     if (!o.no_lcp) {
         t0 = pc_time_now();
@@ -185,8 +185,9 @@ int main(int argc, char **argv)
     double write_s = pc_time_now() - t0;
     pc_free(SA);
     pc_free(LCP);
-    long long mine[3] = { rss_kb(), base_kb, pc_alloc_peak() }, most[3], sum = 0;
-    MPI_Reduce(mine, most, 3, MPI_LONG_LONG, MPI_MAX, 0, comm);
+    long long mine[5] = { rss_kb(), base_kb, pc_alloc_peak(), build_kb, build_alloc }, most[5],
+              sum = 0;
+    MPI_Reduce(mine, most, 5, MPI_LONG_LONG, MPI_MAX, 0, comm);
     MPI_Reduce(&mine[0], &sum, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
     double total_s = pc_time_now() - t_all;
     if (rank == 0) {
@@ -194,10 +195,11 @@ int main(int argc, char **argv)
         snprintf(line, sizeof line,
                  "sa-mpi n=%lld np=%d threads=%d rounds=%d seconds=%.6f sort_s=%.6f "
                  "read_s=%.6f lcp_s=%.6f write_s=%.6f total_s=%.6f peak_rss_kb=%lld "
-                 "base_rss_kb=%lld sum_rss_kb=%lld peak_alloc_bytes=%lld lrs_len=%d "
-                 "lrs_pos=%d lrs_pos2=%d\n",
+                 "base_rss_kb=%lld sum_rss_kb=%lld peak_alloc_bytes=%lld build_rss_kb=%lld "
+                 "build_alloc_bytes=%lld lrs_len=%d lrs_pos=%d lrs_pos2=%d\n",
                  (long long)n, c.np, c.threads, st.rounds, build_s, st.sort_s, read_s, lcp_s,
-                 write_s, total_s, most[0], most[1], sum, most[2], (int)len, (int)pos, (int)pos2);
+                 write_s, total_s, most[0], most[1], sum, most[2], most[3], most[4], (int)len,
+                 (int)pos, (int)pos2);
         if (!o.quiet)
             fputs(line, stdout);
         if (o.stats) {

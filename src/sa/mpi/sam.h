@@ -17,6 +17,7 @@
 typedef struct sam_ctx {
     MPI_Comm comm;
     int rank, np, threads;
+    int verbose;         /* SAM_VERBOSE=1: per-round timings on stderr */
     int64_t n;           /* text length */
     int64_t lo, hi;      /* this rank's block */
     MPI_Datatype t_pair; /* sam_pair, 8 bytes */
@@ -37,6 +38,9 @@ static inline uint64_t sam_key(const sam_tup *t)
 {
     return (uint64_t)t->hi << 32 | t->lo;
 }
+
+/* Below this many elements a loop runs on one thread: the fork costs more. */
+#define SAM_PAR_MIN 65536
 
 /* Finished positions carry this bit in the rank array. */
 #define SAM_DONE 0x80000000u
@@ -88,11 +92,15 @@ typedef struct sam_stats {
     double sort_s;
 } sam_stats;
 
-/* Prefix doubling on global ranks. text = T[lo, min(n, hi + 6)), the
- * block plus the 6 bytes after it. Returns this rank's block of SA
+/* Bytes after its block that a rank reads for the first keys. */
+#define SAM_WINDOW_AHEAD 62
+
+/* Prefix doubling on global ranks. text = T[lo, min(n, hi + 62)), the
+ * block plus the SAM_WINDOW_AHEAD bytes after it, freed (pc_free) once the
+ * first keys are built. Returns this rank's block of SA
  * (SA[lo..hi), pc_free it) and, in *R, this rank's block of the inverse
  * suffix array (ISA[lo..hi)). */
-int32_t *sam_build(const sam_ctx *c, const uint8_t *text, uint32_t **R, sam_stats *st);
+int32_t *sam_build(const sam_ctx *c, uint8_t *text, uint32_t **R, sam_stats *st);
 
 /* LCP of this rank's SA block from the whole text T (n bytes), the SA
  * block and the ISA block: Phi routed to the owners of text positions,

@@ -2,6 +2,7 @@
  * uses: routing pairs to the owner of an index, fetching values by index. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pc_alloc.h"
@@ -36,6 +37,7 @@ void sam_ctx_init(sam_ctx *c, MPI_Comm comm, int64_t n, int threads)
     MPI_Comm_rank(comm, &c->rank);
     MPI_Comm_size(comm, &c->np);
     c->threads = threads;
+    c->verbose = getenv("SAM_VERBOSE") && getenv("SAM_VERBOSE")[0] == '1';
     c->n = n;
     c->lo = sam_block_lo(c, c->rank);
     c->hi = sam_block_lo(c, c->rank + 1);
@@ -58,6 +60,8 @@ int64_t sam_block_lo(const sam_ctx *c, int r)
 
 int sam_owner(const sam_ctx *c, int64_t x)
 {
+    if (c->n <= 0)
+        return 0;
     /* blocks differ by at most one byte, so the estimate is off by at most
      * one; empty blocks (n < np) resolve to the last rank starting at x */
     int r = (int)(x * c->np / c->n);
@@ -85,24 +89,43 @@ static size_t exchange_counts(const sam_ctx *c, int *scnt, int *sdis, int *rcnt,
 sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size_t *nrecv)
 {
     int P = c->np;
+    int T = npairs < SAM_PAR_MIN ? 1 : c->threads;
     int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
     int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
     int *dest = sam_alloc(c, npairs + 1, sizeof(int), "routing destinations");
-    memset(scnt, 0, sizeof(int) * (size_t)P);
-    for (size_t k = 0; k < npairs; k++) {
-        dest[k] = sam_owner(c, pairs[k].idx);
-        scnt[dest[k]]++;
-    }
-    size_t r = exchange_counts(c, scnt, sdis, rcnt, rdis);
+    size_t *hist = sam_alloc(c, (size_t)T * (size_t)P + 1, sizeof *hist, "routing counts");
     sam_pair *sbuf = sam_alloc(c, npairs + 1, sizeof *sbuf, "routing send buffer");
-    {
-        int *pos = sam_alloc(c, (size_t)P, sizeof(int), "routing offsets");
-        memcpy(pos, sdis, sizeof(int) * (size_t)P);
-        for (size_t k = 0; k < npairs; k++)
-            sbuf[pos[dest[k]]++] = pairs[k];
-        pc_free(pos);
+    /* counting sort by destination, each thread on its chunk */
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++) {
+        size_t b = npairs * (size_t)t / (size_t)T, e = npairs * (size_t)(t + 1) / (size_t)T;
+        size_t *h = hist + (size_t)t * (size_t)P;
+        memset(h, 0, sizeof *h * (size_t)P);
+        for (size_t k = b; k < e; k++) {
+            dest[k] = sam_owner(c, pairs[k].idx);
+            h[dest[k]]++;
+        }
     }
+    size_t off = 0;
+    for (int q = 0; q < P; q++) {
+        size_t q0 = off;
+        for (int t = 0; t < T; t++) {
+            size_t x = hist[(size_t)t * (size_t)P + (size_t)q];
+            hist[(size_t)t * (size_t)P + (size_t)q] = off;
+            off += x;
+        }
+        scnt[q] = (int)(off - q0);
+    }
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++) {
+        size_t b = npairs * (size_t)t / (size_t)T, e = npairs * (size_t)(t + 1) / (size_t)T;
+        size_t *h = hist + (size_t)t * (size_t)P;
+        for (size_t k = b; k < e; k++)
+            sbuf[h[dest[k]]++] = pairs[k];
+    }
+    pc_free(hist);
     pc_free(dest);
+    size_t r = exchange_counts(c, scnt, sdis, rcnt, rdis);
     sam_pair *rbuf = sam_alloc(c, r + 1, sizeof *rbuf, "routing receive buffer");
     MPI_Alltoallv(sbuf, scnt, sdis, c->t_pair, rbuf, rcnt, rdis, c->t_pair, c->comm);
     pc_free(sbuf);
@@ -130,6 +153,7 @@ void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t 
     size_t r = exchange_counts(c, scnt, sdis, rcnt, rdis);
     uint32_t *req = sam_alloc(c, r + 1, sizeof *req, "fetch requests");
     MPI_Alltoallv(want, scnt, sdis, MPI_UINT32_T, req, rcnt, rdis, MPI_UINT32_T, c->comm);
+#pragma omp parallel for num_threads(r < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
     for (size_t j = 0; j < r; j++)
         req[j] = vals[req[j] - c->lo];
     MPI_Alltoallv(req, rcnt, rdis, MPI_UINT32_T, got, scnt, sdis, MPI_UINT32_T, c->comm);
