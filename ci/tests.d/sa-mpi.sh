@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# MPI suffix arrays (issue 5): parcheck-sa-mpi under mpirun -np 1..4
+# --oversubscribe must give the same SA and LCP arrays (and longest repeat)
+# as seq, whose arrays the oracles check (parcheck sa --impl seq --out-sa
+# --out-lcp). Inputs: 1 MB of zeros, a period longer than a block, a random
+# block repeated across every boundary, n < np, n = 0 and 1, n not divisible
+# by np, seeded random and generated texts, every file of
+# ../shared/data/texts (bible.txt at np 2 and 4 only). Also: parcheck sa
+# --impl mpi,mpi-omp (validated in-process by the oracles), --gather, and
+# bad usage (clear message, non-zero exit, no hang).
+# Prints "SUMMARY passed=N failed=N skipped=N".
+set -u
+BUILD=${1:-build}
+P=$PWD/$BUILD/bin/parcheck
+M=$PWD/$BUILD/bin/parcheck-sa-mpi
+DATA=${PARCHECK_DATA:-../shared/data}
+passed=0 failed=0 skipped=0
+summary() { echo "SUMMARY passed=$passed failed=$failed skipped=$skipped"; }
+skip_all() { echo "SKIPPED ($1)"; skipped=1; summary; exit 0; }
+command -v mpirun >/dev/null || skip_all "no mpirun"
+[ -x "$M" ] || skip_all "$M not built (no mpicc?)"
+[ -x "$P" ] || skip_all "$P not built"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# shellcheck disable=SC2206
+MPIRUN=(mpirun --oversubscribe ${PARCHECK_MPIRUN_ARGS:-})
+W=$(mktemp -d /tmp/pc-sa-mpi-test-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+pass() { passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+json_int() { grep -o "\"$1\":-\?[0-9]*" "$2" | head -n 1 | cut -d: -f2; }
+
+# ref FILE: seq's oracle-checked SA, LCP and longest repeat into $W/ref.*
+ref() {
+  rm -f "$W"/ref.*
+  if ! "$P" sa "$1" --impl seq --out-sa "$W/ref.sa" --out-lcp "$W/ref.lcp" \
+       --json "$W/ref.json" >"$W/ref.log" 2>&1; then
+    fail "seq on $1: $(head -c 300 "$W/ref.log")"
+    return 1
+  fi
+  touch "$W/ref.sa" "$W/ref.lcp"
+}
+
+# run LABEL FILE NP THREADS [program options]: one mpirun against the ref
+run() {
+  local label=$1 f=$2 np=$3 thr=$4
+  shift 4
+  rm -f "$W"/m.*
+  if ! OMP_NUM_THREADS=$thr timeout 300 "${MPIRUN[@]}" -np "$np" "$M" "$f" --sa "$W/m.sa" \
+       --lcp "$W/m.lcp" --stats "$W/m.st" --quiet "$@" >"$W/m.log" 2>&1; then
+    fail "$label np=$np t=$thr: exit status $? $(head -c 400 "$W/m.log")"
+    return
+  fi
+  touch "$W/m.sa" "$W/m.lcp"
+  local why=""
+  cmp -s "$W/m.sa" "$W/ref.sa" || why="SA differs from seq;"
+  cmp -s "$W/m.lcp" "$W/ref.lcp" || why="$why LCP differs from seq;"
+  local len pos
+  len=$(grep -o 'lrs_len=-\?[0-9]*' "$W/m.st" | cut -d= -f2)
+  pos=$(grep -o 'lrs_pos=-\?[0-9]*' "$W/m.st" | cut -d= -f2)
+  [ "$len" = "$(json_int lrs_length "$W/ref.json")" ] || why="$why LRS length $len;"
+  [ "$pos" = "$(json_int lrs_pos "$W/ref.json")" ] || why="$why LRS position $pos;"
+  if [ -n "$why" ]; then fail "$label np=$np t=$thr: $why"; else pass; fi
+}
+
+# case LABEL FILE [NP...]: ref once, then every np (default 1 2 3 4)
+case_() {
+  local label=$1 f=$2
+  shift 2
+  ref "$f" || return
+  local nps=("$@")
+  [ ${#nps[@]} -gt 0 ] || nps=(1 2 3 4)
+  for np in "${nps[@]}"; do run "$label" "$f" "$np" 1; done
+  echo "ok $label (n=$(stat -c %s "$f"), np ${nps[*]})"
+}
+
+start=$(date +%s)
+G=$W/in
+mkdir -p "$G"
+gen() { "$P" gen text "$@" >/dev/null || fail "gen text $*"; }
+gen --bytes 1000000 --kind zeros --seed 1 -o "$G/zeros-1m"
+# a period of 60000 random bytes: longer than every block at np >= 2
+gen --bytes 60000 --kind random --seed 7 -o "$G/p60k"
+cat "$G/p60k" "$G/p60k" | head -c 100000 > "$G/period-60000"
+# 997 random bytes repeated: repeats cross every block boundary, and
+# 100003 is divisible by none of 2, 3, 4
+gen --bytes 997 --kind random --seed 8 -o "$G/r997"
+for _ in $(seq 101); do cat "$G/r997"; done | head -c 100003 > "$G/repeat-997"
+printf 'aba' > "$G/n3"
+printf 'b' > "$G/n1"
+: > "$G/n0"
+gen --bytes 30001 --kind random --seed 1 -o "$G/random-s1"
+gen --bytes 20011 --kind random --seed 2 -o "$G/random-s2"
+gen --bytes 200003 --kind text --seed 3 -o "$G/text-s3"
+gen --bytes 100000 --kind periodic --seed 4 -o "$G/periodic-s4"
+gen --bytes 50000 --kind fibonacci --seed 5 -o "$G/fibonacci"
+gen --bytes 50000 --kind thuemorse --seed 6 -o "$G/thuemorse"
+for f in zeros-1m period-60000 repeat-997 n3 n1 n0 random-s1 random-s2 text-s3 periodic-s4 \
+         fibonacci thuemorse; do
+  case_ "$f" "$G/$f"
+done
+
+if [ -d "$DATA/texts" ]; then
+  for f in "$DATA"/texts/*; do
+    [ -f "$f" ] || continue
+    case $(basename "$f") in
+      bible.txt) case_ "$(basename "$f")" "$f" 2 4 ;;
+      *) case_ "$(basename "$f")" "$f" ;;
+    esac
+  done
+else
+  echo "SKIPPED (no $DATA/texts: shared texts not checked)"
+  skipped=$((skipped + 1))
+fi
+
+# OpenMP inside the ranks, and the gathered output
+ref "$G/text-s3" && { run text-s3-omp "$G/text-s3" 2 2; run text-s3-gather "$G/text-s3" 3 1 --gather; }
+ref "$G/repeat-997" && run repeat-997-omp "$G/repeat-997" 3 2
+ref "$G/zeros-1m" && run zeros-1m-omp "$G/zeros-1m" 2 2
+
+# through parcheck sa: launched by sa_run_external, checked by the oracles
+for spec in "$G/repeat-997 3" "$G/n3 4" "$G/n0 2" "$DATA/texts/alice29.txt 2"; do
+  set -- $spec
+  [ -f "$1" ] || continue
+  if out=$(timeout 300 "$P" sa "$1" --impl seq,mpi,mpi-omp --np "$2" --threads 2 2>&1); then
+    pass
+  else
+    fail "parcheck sa $1 --impl seq,mpi,mpi-omp --np $2: $out"
+  fi
+done
+PARCHECK_SA_MPI=/nonexistent timeout 60 "$P" sa "$G/n3" --impl mpi >/dev/null 2>&1
+[ $? -eq 3 ] && pass || fail "missing program: expected exit 3 (explicit impl unavailable)"
+
+# bad usage: a clear message, a non-zero exit, no hang
+expect_err() { # pattern np args...
+  local pat=$1 np=$2
+  shift 2
+  OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -np "$np" "$M" "$@" >"$W/bad.log" 2>&1
+  local rc=$?
+  if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -q "$pat" "$W/bad.log"; then
+    fail "bad usage '$*' np=$np: exit $rc, $(head -c 300 "$W/bad.log")"
+  else
+    pass
+  fi
+}
+expect_err 'cannot open for reading' 3 "$W/no-such-file"
+expect_err 'is a directory' 2 "$W"
+expect_err 'bad argument' 2 "$G/n3" --bogus
+expect_err 'bad argument' 2
+expect_err 'cannot open for writing' 3 "$G/n3" --sa "$W/no/such/dir/sa"
+echo "($(( $(date +%s) - start )) s)"
+summary

@@ -1,0 +1,214 @@
+/* sa_mpi_main.c - parcheck-sa-mpi: suffix array (and LCP, longest repeat)
+ * of a file with MPI ranks (and OpenMP threads inside each rank).
+ *
+ *   mpirun -np N parcheck-sa-mpi FILE [--sa OUT] [--lcp OUT] [--no-lcp]
+ *                                [--gather] [--stats FILE] [--quiet]
+ *
+ * OUT files hold little-endian int32, written collectively with MPI-IO
+ * (--gather: sent to rank 0, which writes them alone). Rank 0 prints one
+ * line of statistics (key=value), also written to --stats FILE.
+ * Exit status: 0 done; 2 bad usage or unreadable input (every rank exits
+ * cleanly) or a failure after the input was read (MPI_Abort). */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "pc_alloc.h"
+#include "pc_time.h"
+#include "sa.h"
+#include "sam.h"
+
+#define USAGE "usage: mpirun -np N parcheck-sa-mpi FILE [--sa OUT] [--lcp OUT] [--no-lcp] " \
+              "[--gather] [--stats FILE] [--quiet]\n"
+
+typedef struct opts {
+    const char *path, *sa, *lcp, *stats;
+    int no_lcp, gather, quiet;
+} opts;
+
+/* 0, or 2 after printing why (rank 0 only prints). */
+static int parse(int argc, char **argv, opts *o, int rank)
+{
+    memset(o, 0, sizeof *o);
+    const char *bad = NULL;
+    for (int i = 1; i < argc && !bad; i++) {
+        const char **slot = !strcmp(argv[i], "--sa") ? &o->sa
+                          : !strcmp(argv[i], "--lcp") ? &o->lcp
+                          : !strcmp(argv[i], "--stats") ? &o->stats : NULL;
+        if (slot) {
+            if (i + 1 >= argc)
+                bad = argv[i];
+            else
+                *slot = argv[++i];
+        } else if (!strcmp(argv[i], "--no-lcp")) {
+            o->no_lcp = 1;
+        } else if (!strcmp(argv[i], "--gather")) {
+            o->gather = 1;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            o->quiet = 1;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            if (rank == 0)
+                fputs(USAGE, stdout);
+            return 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            bad = argv[i];
+        } else if (o->path) {
+            bad = argv[i];
+        } else {
+            o->path = argv[i];
+        }
+    }
+    if (!bad && !o->path)
+        bad = "(no input FILE)";
+    if (!bad && o->no_lcp && o->lcp)
+        bad = "--lcp with --no-lcp";
+    if (bad) {
+        if (rank == 0)
+            fprintf(stderr, "parcheck-sa-mpi: bad argument %s\n" USAGE, bad);
+        return 2;
+    }
+    return 0;
+}
+
+/* Opens the input on every rank and gets its size; 2 on failure. */
+static int open_input(MPI_Comm comm, int rank, const char *path, MPI_File *fh, int64_t *n)
+{
+    /* MPI-IO opens directories and reports absurd sizes for them */
+    struct stat sb;
+    int isdir = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode), anydir = 0;
+    MPI_Allreduce(&isdir, &anydir, 1, MPI_INT, MPI_MAX, comm);
+    if (anydir) {
+        if (rank == 0)
+            fprintf(stderr, "parcheck-sa-mpi: %s: is a directory, not a text file\n", path);
+        return 2;
+    }
+    int rc = MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, fh);
+    MPI_Offset size = 0;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_get_size(*fh, &size);
+    int fail = rc != MPI_SUCCESS, any = 0;
+    MPI_Allreduce(&fail, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (any) {
+        if (rank == 0) {
+            char msg[MPI_MAX_ERROR_STRING] = "failed on another rank";
+            int len;
+            if (fail)
+                MPI_Error_string(rc, msg, &len);
+            fprintf(stderr, "parcheck-sa-mpi: %s: cannot open for reading: %s\n", path, msg);
+        }
+        if (!fail)
+            MPI_File_close(fh);
+        return 2;
+    }
+    if ((uint64_t)size > SA_MAX_N) {
+        if (rank == 0)
+            fprintf(stderr, "parcheck-sa-mpi: %s: %lld bytes: suffix arrays here use 32-bit "
+                    "indices, at most %zu bytes\n", path, (long long)size, SA_MAX_N);
+        MPI_File_close(fh);
+        return 2;
+    }
+    *n = (int64_t)size;
+    return 0;
+}
+
+static long rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_Comm_rank(comm, &rank);
+    long base_kb = rss_kb();
+    opts o;
+    int rc = parse(argc, argv, &o, rank);
+    MPI_File fh;
+    int64_t n = 0;
+    if (rc == 0)
+        rc = open_input(comm, rank, o.path, &fh, &n);
+    if (rc) {
+        MPI_Finalize();
+        return rc == 1 ? 0 : rc;
+    }
+    double t_all = pc_time_now();
+    sam_ctx c;
+    sam_ctx_init(&c, comm, n, omp_get_max_threads());
+    /* the block plus the bytes the first keys look ahead */
+    int64_t wend = c.hi + SAM_WINDOW_AHEAD < n ? c.hi + SAM_WINDOW_AHEAD : n;
+    uint8_t *text = sam_alloc(&c, (size_t)(wend - c.lo) + 1, 1, "the text block");
+    double t0 = pc_time_now();
+    rc = sam_read(&c, fh, c.lo, wend - c.lo, text);
+    if (rc != MPI_SUCCESS) {
+        if (rank == 0)
+            fprintf(stderr, "parcheck-sa-mpi: %s: read failed\n", o.path);
+        MPI_File_close(&fh);
+        pc_free(text);
+        sam_ctx_free(&c);
+        MPI_Finalize();
+        return 2;
+    }
+    double read_s = pc_time_now() - t0;
+    MPI_Barrier(comm);
+    t0 = pc_time_now();
+    uint32_t *R;
+    sam_stats st;
+    int32_t *SA = sam_build(&c, text, &R, &st); /* frees text */
+    MPI_Barrier(comm);
+    double build_s = pc_time_now() - t0, lcp_s = 0;
+    long long build_kb = rss_kb(), build_alloc = pc_alloc_peak();
+    int32_t *LCP = NULL, len = -1, pos = -1, pos2 = -1;
+    if (!o.no_lcp) {
+        t0 = pc_time_now();
+        uint8_t *T = sam_alloc(&c, (size_t)n + 1, 1, "the whole text");
+        if (sam_read(&c, fh, 0, n, T) != MPI_SUCCESS)
+            sam_die(&c, "%s: read failed", o.path);
+        LCP = sam_lcp(&c, T, SA, R, &len, &pos, &pos2);
+        pc_free(T);
+        MPI_Barrier(comm);
+        lcp_s = pc_time_now() - t0;
+    }
+    MPI_File_close(&fh);
+    pc_free(R);
+    t0 = pc_time_now();
+    if (o.sa)
+        sam_write(&c, o.sa, SA, o.gather);
+    if (o.lcp)
+        sam_write(&c, o.lcp, LCP, o.gather);
+    double write_s = pc_time_now() - t0;
+    pc_free(SA);
+    pc_free(LCP);
+    long long mine[5] = { rss_kb(), base_kb, pc_alloc_peak(), build_kb, build_alloc }, most[5],
+              sum = 0;
+    MPI_Reduce(mine, most, 5, MPI_LONG_LONG, MPI_MAX, 0, comm);
+    MPI_Reduce(&mine[0], &sum, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
+    double total_s = pc_time_now() - t_all;
+    if (rank == 0) {
+        char line[1024];
+        snprintf(line, sizeof line,
+                 "sa-mpi n=%lld np=%d threads=%d rounds=%d seconds=%.6f sort_s=%.6f "
+                 "read_s=%.6f lcp_s=%.6f write_s=%.6f total_s=%.6f peak_rss_kb=%lld "
+                 "base_rss_kb=%lld sum_rss_kb=%lld peak_alloc_bytes=%lld build_rss_kb=%lld "
+                 "build_alloc_bytes=%lld lrs_len=%d lrs_pos=%d lrs_pos2=%d\n",
+                 (long long)n, c.np, c.threads, st.rounds, build_s, st.sort_s, read_s, lcp_s,
+                 write_s, total_s, most[0], most[1], sum, most[2], most[3], most[4], (int)len,
+                 (int)pos, (int)pos2);
+        if (!o.quiet)
+            fputs(line, stdout);
+        if (o.stats) {
+            FILE *f = fopen(o.stats, "w");
+            if (!f || fputs(line, f) < 0 || fclose(f) != 0)
+                sam_die(&c, "%s: cannot write the statistics", o.stats);
+        }
+    }
+    sam_ctx_free(&c);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,122 @@
+/* sam.h - internals of parcheck-sa-mpi, the distributed suffix-array
+ * program (issue 5). Not part of libparcheck: compiled with mpicc only.
+ *
+ * Distribution: text positions and suffix-array positions are both cut in
+ * P blocks, block r = [floor(r n / P), floor((r+1) n / P)) (empty blocks
+ * when n < P). Every count handed to MPI is a number of elements (bytes of
+ * text, int32 values, 8- or 12-byte records), never of bytes of a larger
+ * type, and n <= 2^31 - 1, so no int count or displacement can overflow. */
+#ifndef SAM_H
+#define SAM_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The run: communicator, this rank, the sizes of the distribution. */
+typedef struct sam_ctx {
+    MPI_Comm comm;
+    int rank, np, threads;
+    int verbose;         /* SAM_VERBOSE=1: per-round timings on stderr */
+    int64_t n;           /* text length */
+    int64_t lo, hi;      /* this rank's block */
+    MPI_Datatype t_pair; /* sam_pair, 8 bytes */
+    MPI_Datatype t_tup;  /* sam_tup, 12 bytes */
+} sam_ctx;
+
+/* A (destination index, value) pair routed to the owner of the index. */
+typedef struct sam_pair {
+    uint32_t idx, val;
+} sam_pair;
+
+/* A sort record: 64-bit key (hi, lo) and the text position. */
+typedef struct sam_tup {
+    uint32_t hi, lo, idx;
+} sam_tup;
+
+static inline uint64_t sam_key(const sam_tup *t)
+{
+    return (uint64_t)t->hi << 32 | t->lo;
+}
+
+/* Below this many elements a loop runs on one thread: the fork costs more. */
+#define SAM_PAR_MIN 65536
+
+/* Finished positions carry this bit in the rank array. */
+#define SAM_DONE 0x80000000u
+
+/* Prints "parcheck-sa-mpi: rank R: message" and aborts every rank
+ * (MPI_Abort, exit status 2). For errors after MPI_Init that one rank
+ * alone sees (allocation failure, MPI error). */
+void sam_die(const sam_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* pc_malloc_array or sam_die. */
+void *sam_alloc(const sam_ctx *c, size_t count, size_t size, const char *what);
+
+/* Fills the block bounds and creates the record datatypes. */
+void sam_ctx_init(sam_ctx *c, MPI_Comm comm, int64_t n, int threads);
+void sam_ctx_free(sam_ctx *c);
+
+/* First position of block r (r in [0, np]). */
+int64_t sam_block_lo(const sam_ctx *c, int r);
+
+/* The rank whose block holds position x (0 <= x < n). */
+int sam_owner(const sam_ctx *c, int64_t x);
+
+/* Sends each pair to the owner of its idx and returns what this rank
+ * receives (pc_free it), *nrecv its length. The input order is free. */
+sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size_t *nrecv);
+
+/* Fetches vals[x - lo_owner] on the owners of the global positions
+ * want[0..k) (ascending, all < n) into got[0..k): one request and one reply
+ * Alltoallv. vals is this rank's block of the distributed array. */
+void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t *vals,
+               uint32_t *got);
+
+/* Sorts the records of all ranks by key (sample sort: local radix sort,
+ * weighted regular samples, ties split by (rank, position) so equal keys
+ * balance too, one Alltoallv, local radix sort). Takes ownership of a[0..m)
+ * and returns this rank's slice of the global order (pc_free it), *mout
+ * its length. */
+sam_tup *sam_sort(const sam_ctx *c, sam_tup *a, size_t m, size_t *mout);
+
+/* LSD radix sort of a[0..m) by key with threads OpenMP threads, digits
+ * where every key agrees skipped; tmp holds m records. Returns the buffer
+ * that holds the result (a or tmp). */
+sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads);
+
+/* Statistics of the construction. */
+typedef struct sam_stats {
+    int rounds;
+    double sort_s;
+} sam_stats;
+
+/* Bytes after its block that a rank reads for the first keys. */
+#define SAM_WINDOW_AHEAD 62
+
+/* Prefix doubling on global ranks. text = T[lo, min(n, hi + 62)), the
+ * block plus the SAM_WINDOW_AHEAD bytes after it, freed (pc_free) once the
+ * first keys are built. Returns this rank's block of SA
+ * (SA[lo..hi), pc_free it) and, in *R, this rank's block of the inverse
+ * suffix array (ISA[lo..hi)). */
+int32_t *sam_build(const sam_ctx *c, uint8_t *text, uint32_t **R, sam_stats *st);
+
+/* LCP of this rank's SA block from the whole text T (n bytes), the SA
+ * block and the ISA block: Phi routed to the owners of text positions,
+ * PLCP by Kasai's argument on each rank's positions, routed back to
+ * suffix-array order. Returns LCP[lo..hi) (pc_free it); *len, *pos, *pos2:
+ * the longest repeat on every rank (MAXLOC reduction). */
+int32_t *sam_lcp(const sam_ctx *c, const uint8_t *T, const int32_t *SA, const uint32_t *R,
+                 int32_t *len, int32_t *pos, int32_t *pos2);
+
+/* Collective reads: T[off, off + len) of path into buf (len <= n).
+ * Returns 0 or an MPI error code (same on every rank). */
+int sam_read(const sam_ctx *c, MPI_File fh, int64_t off, int64_t len, uint8_t *buf);
+
+/* Writes this rank's block v[0..hi-lo) of a distributed int32 array as
+ * little-endian int32 at 4 lo in path, collectively (gather != 0: sent to
+ * rank 0, which writes the file alone). Dies on error. */
+void sam_write(const sam_ctx *c, const char *path, const int32_t *v, int gather);
+
+#endif
