@@ -85,7 +85,9 @@ static int open_input(MPI_Comm comm, int rank, const char *path, MPI_File *fh, i
             fprintf(stderr, "parcheck-sa-mpi: %s: is a directory, not a text file\n", path);
         return 2;
     }
-    int rc = MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, fh);
+    char abs[8192];
+    sam_abs_path(path, abs, sizeof abs);
+    int rc = MPI_File_open(comm, abs, MPI_MODE_RDONLY, MPI_INFO_NULL, fh);
     MPI_Offset size = 0;
     if (rc == MPI_SUCCESS)
         rc = MPI_File_get_size(*fh, &size);

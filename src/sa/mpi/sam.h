@@ -114,6 +114,11 @@ int32_t *sam_lcp(const sam_ctx *c, const uint8_t *T, const int32_t *SA, const ui
  * Returns 0 or an MPI error code (same on every rank). */
 int sam_read(const sam_ctx *c, MPI_File fh, int64_t off, int64_t len, uint8_t *buf);
 
+/* Absolute form of path in out (cwd prepended to a relative path): Open
+ * MPI's I/O layer refused some relative names (a one-letter "z"), and the
+ * ranks' working directories need not match on other launchers. */
+void sam_abs_path(const char *path, char *out, size_t n);
+
 /* Writes this rank's block v[0..hi-lo) of a distributed int32 array as
  * little-endian int32 at 4 lo in path, collectively (gather != 0: sent to
  * rank 0, which writes the file alone). Dies on error. */

@@ -1,6 +1,7 @@
 /* sam_io.c - collective MPI-IO reads of text windows and writes of
  * distributed int32 arrays (little-endian), chunked so that no single
  * call moves more than SAM_IO_CHUNK elements. */
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +101,15 @@ static void write_gathered(const sam_ctx *c, const char *path, const int32_t *v)
     MPI_Barrier(c->comm); /* rank 0 aborts everyone before this returns */
 }
 
+void sam_abs_path(const char *path, char *out, size_t n)
+{
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(out, n, "%s", path);
+    else
+        snprintf(out, n, "%s/%s", cwd, path);
+}
+
 void sam_write(const sam_ctx *c, const char *path, const int32_t *v, int gather)
 {
     if (gather) {
@@ -107,7 +117,9 @@ void sam_write(const sam_ctx *c, const char *path, const int32_t *v, int gather)
         return;
     }
     MPI_File fh;
-    int rc = MPI_File_open(c->comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    char abs[8192];
+    sam_abs_path(path, abs, sizeof abs);
+    int rc = MPI_File_open(c->comm, abs, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
     if (rc != MPI_SUCCESS)
         die_mpi(c, path, "cannot open for writing", rc);
     rc = MPI_File_set_size(fh, (MPI_Offset)c->n * 4);
