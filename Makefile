@@ -29,6 +29,9 @@ NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 ifeq ($(CUDA),0)
   HAVE_CUDA := 0
   CUDA_WHY  := built with CUDA=0
+else ifeq ($(wildcard src/*/cuda/*.cu),)
+  HAVE_CUDA := 0
+  CUDA_WHY  := no CUDA sources in this tree
 else ifeq ($(shell test -x $(NVCC) && echo 1),1)
   HAVE_CUDA := 1
   CUDA_WHY  :=
@@ -101,9 +104,18 @@ ORACLES := $(BUILD)/lib/liboracles.a
 PARCHECK:= $(BUILD)/bin/parcheck
 CONFIG  := $(BUILD)/gen/pc_config.h
 
+# `make V=1` shows full command lines.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @echo "  $(1) $(2)"
+endif
+
 # Domain fragments add helper binaries (EXTRA_BINS) and rules.
 EXTRA_BINS :=
--include $(sort $(wildcard src/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk))
+-include $(sort $(wildcard src/*/module.mk src/*/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk))
 
 .PHONY: all tests check check-run report report-run bench bench-run install clean bootstrap \
         list-config FORCE
@@ -124,31 +136,38 @@ $(CONFIG): FORCE
 
 $(BUILD)/obj/%.o: %.c $(CONFIG)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.o: %.cu $(CONFIG)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(ORACLES): $(ORACLE_OBJ)
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $(ORACLE_OBJ)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $(ORACLE_OBJ)
 
 $(PARCHECK): $(CLI_OBJ) $(ORACLES) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJ) $(ORACLES) $(LIB) $(LDLIBS_ALL)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJ) $(ORACLES) $(LIB) $(LDLIBS_ALL)
 
 $(BUILD)/tests/%: tests/%.c $(TESTLIB_OBJ) $(ORACLES) $(LIB) $(CONFIG)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/common $(CHECK_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $< $(TESTLIB_OBJ) $(ORACLES) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL)
+	$(call say,TEST,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/common $(CHECK_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $< $(TESTLIB_OBJ) $(ORACLES) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL)
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(CONFIG)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/common $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/common $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
 
 # ---- top-level jobs: each installs what is missing, then re-enters make so
 # that detection sees the freshly installed packages.
@@ -187,5 +206,8 @@ clean:
 	rm -rf $(BUILD) report coverage/html coverage/*.info
 
 FORCE:
+
+# Test helper objects are shared by every suite: keep them.
+.SECONDARY: $(TESTLIB_OBJ)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

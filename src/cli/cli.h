@@ -15,6 +15,7 @@ int cmd_gen_matrix(int argc, char **argv);
 int cmd_gen_text(int argc, char **argv);
 int cmd_gen_dag(int argc, char **argv);
 int cmd_dag_import(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* Each domain lists its implementations for `parcheck list`: one line per
  * implementation, "available" or "unavailable: reason". */

@@ -1,7 +1,464 @@
-/* Placeholder until the PETS domain lands (issue 7). */
-#include "cli.h"
+/* cmd_pets.c - `parcheck pets`, `parcheck gen dag`, `parcheck dag import`
+ * and the PETS lines of `parcheck list`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int cmd_pets(int argc, char **argv) { (void)argc; (void)argv; return cli_usage_error("pets", "not in this build yet"); }
-int cmd_gen_dag(int argc, char **argv) { (void)argc; (void)argv; return cli_usage_error("gen dag", "not in this build yet"); }
-int cmd_dag_import(int argc, char **argv) { (void)argc; (void)argv; return cli_usage_error("dag import", "not in this build yet"); }
-void cmd_pets_list(FILE *f) { fprintf(f, "  (PETS not in this build yet)\n"); }
+#include "cli.h"
+#include "pc_alloc.h"
+#include "pc_cli.h"
+#include "pc_result.h"
+#include "pc_time.h"
+#include "pets.h"
+#include "pets/pets_oracle.h"
+
+#define PETS_MAX_REPS 1000
+
+static void pets_usage(FILE *f)
+{
+    fputs("usage: parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append]\n"
+          "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
+          "Computes levels, ranks, priority order and the EFT schedule of GRAPH with each\n"
+          "implementation and compares them with the oracle; the schedule is validated.\n",
+          f);
+    fputs("implementations:", f);
+    for (int i = 0; i < pets_nimpls; i++)
+        fprintf(f, " %s", pets_impls[i].name);
+    fputc('\n', f);
+}
+
+void cmd_pets_list(FILE *f)
+{
+    pets_options o = {PETS_INSERTION, -1, -1};
+    for (int i = 0; i < pets_nimpls; i++) {
+        char why[256] = "";
+        int ok = pets_impls[i].available(&o, why, sizeof why);
+        cli_list_line(f, pets_impls[i].name, ok, why, pets_impls[i].desc);
+    }
+    static const char *fmts[] = {"stg", "wfcommons", "dax"};
+    for (int i = 0; i < 3; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "dag import %s", fmts[i]);
+        cli_list_line(f, name, pets_import_available(fmts[i]),
+                      i == 1 ? "built without jansson (apt-get install libjansson-dev)"
+                             : "built without libxml2 (apt-get install libxml2-dev)",
+                      i == 0 ? "Standard Task Graph Set" : i == 1 ? "WfCommons JSON" : "Pegasus DAX");
+    }
+    pets_ocl_list(f);
+    pets_ocl_release();
+}
+
+static int sol_eq32(const int32_t *a, const int32_t *b, int32_t n)
+{
+    return memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+static int sol_eq64(const int64_t *a, const int64_t *b, int32_t n)
+{
+    return memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+/* Fills r's metrics from s against the oracle's ref and the validator. */
+static void pets_judge(const pets_dag *dag, const pets_solution *ref, const pets_solution *s,
+                       int64_t lb, pc_result *r)
+{
+    int32_t n = dag->ntasks;
+    int lv = sol_eq32(ref->level, s->level, n);
+    int rk = sol_eq64(ref->rank, s->rank, n) && sol_eq64(ref->rank_scaled, s->rank_scaled, n);
+    int od = sol_eq32(ref->order, s->order, n);
+    int sc = sol_eq32(ref->proc, s->proc, n) && sol_eq64(ref->start, s->start, n) &&
+             sol_eq64(ref->finish, s->finish, n) && ref->makespan == s->makespan;
+    pc_kv_bool(&r->metrics, "levels_equal", lv);
+    pc_kv_bool(&r->metrics, "ranks_equal", rk);
+    pc_kv_bool(&r->metrics, "order_equal", od);
+    pc_kv_bool(&r->metrics, "schedule_equal", sc);
+    pc_kv_int(&r->metrics, "makespan", s->makespan);
+    pc_kv_int(&r->metrics, "lower_bound", lb);
+    pc_kv_num(&r->metrics, "slr", lb > 0 ? (double)s->makespan / (double)lb : 1.0);
+    pc_error err;
+    pc_error_clear(&err);
+    int64_t lb2;
+    int valid = pets_oracle_validate(dag, s, &lb2, &err) == PC_OK;
+    pc_kv_bool(&r->metrics, "schedule_valid", valid);
+    if (lv && rk && od && sc && valid) {
+        pc_result_status(r, PC_STATUS_PASS, "%s", "");
+    } else if (!valid) {
+        pc_result_status(r, PC_STATUS_FAIL, "invalid schedule: %s", err.msg);
+    } else {
+        pc_result_status(r, PC_STATUS_FAIL, "differs from the oracle:%s%s%s%s", lv ? "" : " levels",
+                         rk ? "" : " ranks", od ? "" : " order", sc ? "" : " schedule");
+    }
+}
+
+static void pets_run_impl(const pets_impl *im, const pets_dag *dag, const pets_options *o,
+                          const pets_solution *ref, int64_t lb, int reps, pc_result *r, int *unavail)
+{
+    char why[PC_ERROR_MSG_MAX] = "";
+    *unavail = 0;
+    if (!im->available(o, why, sizeof why)) {
+        pc_result_status(r, PC_STATUS_SKIPPED, "%s", why);
+        *unavail = 1;
+        return;
+    }
+    pets_solution s;
+    pc_error err;
+    pc_error_clear(&err);
+    if (pets_solution_alloc(&s, dag->ntasks, &err)) {
+        pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+        return;
+    }
+    double *sec = pc_calloc((size_t)reps, sizeof *sec);
+    double *ph = pc_calloc((size_t)reps * 7, sizeof *ph);
+    if (!sec || !ph) {
+        pc_result_status(r, PC_STATUS_ERROR, "out of memory");
+        goto out;
+    }
+    pc_alloc_reset_peak();
+    long long base = pc_alloc_bytes();
+    /* run -1 warms up (OpenCL compiles kernels at first launch) and is the
+     * one judged; runs 0..reps-1 are timed */
+    for (int k = -1; k < reps; k++) {
+        pets_times t;
+        memset(&t, 0, sizeof t);
+        int rc = im->run(dag, o, &s, &t, &err);
+        if (rc == PC_EUNAVAIL) {
+            pc_result_status(r, PC_STATUS_SKIPPED, "%s", err.msg);
+            *unavail = 1;
+            goto out;
+        }
+        if (rc) {
+            pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+            goto out;
+        }
+        if (k < 0) {
+            pets_judge(dag, ref, &s, lb, r);
+            continue;
+        }
+        sec[k] = t.total;
+        double v[7] = {t.setup, t.h2d, t.entry, t.metrics, t.sort, t.d2h, t.select};
+        for (int j = 0; j < 7; j++)
+            ph[(size_t)j * reps + k] = v[j];
+    }
+    r->peak_bytes = pc_alloc_peak() - base;
+    r->reps = reps;
+    r->seconds = pc_time_median(sec, (size_t)reps);
+    r->throughput = r->seconds > 0 ? dag->ntasks / r->seconds : 0;
+    snprintf(r->unit, sizeof r->unit, "tasks/s");
+    static const char *names[7] = {"setup_s", "h2d_s", "entry_s", "metrics_s", "sort_s", "d2h_s", "select_s"};
+    for (int j = 0; j < 7; j++)
+        pc_kv_num(&r->timings, names[j], pc_time_median(ph + (size_t)j * reps, (size_t)reps));
+out:
+    pc_free(sec);
+    pc_free(ph);
+    pets_solution_free(&s);
+}
+
+int cmd_pets(int argc, char **argv)
+{
+    const char *graph = NULL, *impl = "all", *json = NULL;
+    long long reps = 3, plat = -1, dev = -1;
+    int policy = PETS_INSERTION;
+    pc_error err;
+    pc_error_clear(&err);
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int t;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            pets_usage(stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(argv[i], "--insertion")) {
+            policy = PETS_INSERTION;
+            continue;
+        }
+        if (!strcmp(argv[i], "--append")) {
+            policy = PETS_APPEND;
+            continue;
+        }
+        if ((t = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) == 1) {
+            impl = v;
+            continue;
+        }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--json", &v, &err)) == 1) {
+            json = v;
+            continue;
+        }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--reps", v, 1, PETS_MAX_REPS, &reps, &err))
+                return cli_usage_error("pets", err.msg);
+            continue;
+        }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--cl-platform", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--cl-platform", v, 0, 1000, &plat, &err))
+                return cli_usage_error("pets", err.msg);
+            continue;
+        }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--cl-device", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--cl-device", v, 0, 1000, &dev, &err))
+                return cli_usage_error("pets", err.msg);
+            continue;
+        }
+        if (t < 0)
+            return cli_usage_error("pets", err.msg);
+        if (argv[i][0] == '-' && argv[i][1]) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "unknown option '%s' (see parcheck pets --help)", argv[i]);
+            return cli_usage_error("pets", msg);
+        }
+        if (graph)
+            return cli_usage_error("pets", "more than one graph given");
+        graph = argv[i];
+    }
+    if (!graph)
+        return cli_usage_error("pets", "no GRAPH.dag given (see parcheck pets --help)");
+    const char *names[16];
+    int sel[16], expl[16];
+    for (int i = 0; i < pets_nimpls; i++)
+        names[i] = pets_impls[i].name;
+    if (pc_cli_select(impl, names, pets_nimpls, sel, expl, &err))
+        return cli_usage_error("pets", err.msg);
+
+    pets_dag dag;
+    if (pets_dag_read(graph, &dag, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return CLI_USAGE;
+    }
+    pets_options o = {policy, (int)plat, (int)dev};
+    pets_solution ref;
+    int code = CLI_OK;
+    pc_result res[16];
+    int nres = 0;
+    if (pets_solution_alloc(&ref, dag.ntasks, &err)) {
+        fprintf(stderr, "parcheck pets: %s\n", err.msg);
+        pets_dag_free(&dag);
+        return CLI_FAILED;
+    }
+    double t0 = pc_time_now();
+    int rc = pets_oracle_solve(&dag, policy, &ref, &err);
+    double oracle_s = pc_time_now() - t0;
+    int64_t lb = 0;
+    if (!rc)
+        rc = pets_oracle_validate(&dag, &ref, &lb, &err);
+    if (rc) {
+        fprintf(stderr, "parcheck pets: oracle: %s\n", err.msg);
+        code = CLI_FAILED;
+        goto out;
+    }
+    int any_unavail = 0;
+    for (int i = 0; i < pets_nimpls; i++) {
+        if (!sel[i])
+            continue;
+        pc_result *r = &res[nres++];
+        pc_result_init(r, pets_impls[i].name);
+        int unavail = 0;
+        pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, (int)reps, r, &unavail);
+        if (unavail && expl[i])
+            any_unavail = 1;
+    }
+    pc_run run = {.domain = "pets", .oracle_name = "pets-oracle (adjacency lists, exact integers)",
+                  .oracle_seconds = oracle_s, .nresults = nres, .results = res};
+    static const char *const cols[] = {"levels_equal", "ranks_equal", "order_equal",
+                                       "schedule_equal", "makespan", "lower_bound", "slr", NULL};
+    run.table_metrics = cols;
+    pc_kv_str(&run.input, "path", graph);
+    pc_kv_int(&run.input, "tasks", dag.ntasks);
+    pc_kv_int(&run.input, "edges", dag.nedges);
+    pc_kv_int(&run.input, "procs", dag.nprocs);
+    pc_kv_str(&run.input, "policy", policy == PETS_INSERTION ? "insertion" : "append");
+    pc_kv_int(&run.input, "oracle_makespan", ref.makespan);
+    if (json) {
+        if (pc_run_save_json(json, &run, &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            code = CLI_USAGE;
+            goto out;
+        }
+    }
+    if (!json || strcmp(json, "-") != 0)
+        pc_run_print_table(stdout, &run);
+    code = pc_run_exit_code(&run) ? CLI_FAILED : any_unavail ? CLI_UNAVAILABLE : CLI_OK;
+out:
+    pets_solution_free(&ref);
+    pets_dag_free(&dag);
+    pets_ocl_release();
+    return code;
+}
+
+static void gen_dag_usage(FILE *f)
+{
+    fputs("usage: parcheck gen dag --tasks V --out-degree B --alpha A --ccr C --eta E --procs P\n"
+          "                        --seed S [--wdag W] -o F.dag\n"
+          "The PETS paper's random graphs: height mean sqrt(V)/A, level width mean A*sqrt(V),\n"
+          "mean out-degree B, mean cost W (default 50), communication mean C*W,\n"
+          "per-processor costs within W_i(1 -+ E/2).\n",
+          f);
+}
+
+int cmd_gen_dag(int argc, char **argv)
+{
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    const char *out = NULL;
+    pc_error err;
+    pc_error_clear(&err);
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        long long x;
+        int t;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            gen_dag_usage(stdout);
+            return CLI_OK;
+        }
+        if ((t = pc_cli_take(argc, argv, &i, "--tasks", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--tasks", v, 1, PETS_MAX_TASKS, &x, &err))
+                return cli_usage_error("gen dag", err.msg);
+            gp.tasks = (int32_t)x;
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--out-degree", &v, &err)) == 1) {
+            if (pc_cli_parse_double("--out-degree", v, 1, 64, &gp.out_degree, &err))
+                return cli_usage_error("gen dag", err.msg);
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--alpha", &v, &err)) == 1) {
+            if (pc_cli_parse_double("--alpha", v, 0.01, 100, &gp.alpha, &err))
+                return cli_usage_error("gen dag", err.msg);
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--ccr", &v, &err)) == 1) {
+            if (pc_cli_parse_double("--ccr", v, 0, 1000, &gp.ccr, &err))
+                return cli_usage_error("gen dag", err.msg);
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--eta", &v, &err)) == 1) {
+            if (pc_cli_parse_double("--eta", v, 0, 1.99, &gp.eta, &err))
+                return cli_usage_error("gen dag", err.msg);
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--procs", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--procs", v, 1, PETS_MAX_PROCS, &x, &err))
+                return cli_usage_error("gen dag", err.msg);
+            gp.procs = (int32_t)x;
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--wdag", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--wdag", v, 1, 1000000, &x, &err))
+                return cli_usage_error("gen dag", err.msg);
+            gp.wdag = x;
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--seed", v, 0, INT64_MAX, &x, &err))
+                return cli_usage_error("gen dag", err.msg);
+            gp.seed = (uint64_t)x;
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "-o", &v, &err)) == 1) {
+            out = v;
+        } else if (t < 0) {
+            return cli_usage_error("gen dag", err.msg);
+        } else {
+            char msg[300];
+            snprintf(msg, sizeof msg, "unexpected argument '%s' (see parcheck gen dag --help)", argv[i]);
+            return cli_usage_error("gen dag", msg);
+        }
+    }
+    if (!out)
+        return cli_usage_error("gen dag", "-o F.dag is required");
+    pets_dag dag;
+    if (pets_gen_dag(&gp, &dag, &err)) {
+        fprintf(stderr, "parcheck gen dag: %s\n", err.msg);
+        return CLI_USAGE;
+    }
+    char comment[300];
+    snprintf(comment, sizeof comment,
+             "parcheck gen dag --tasks %ld --out-degree %g --alpha %g --ccr %g --eta %g --procs %ld --wdag %lld --seed %llu",
+             (long)gp.tasks, gp.out_degree, gp.alpha, gp.ccr, gp.eta, (long)gp.procs,
+             (long long)gp.wdag, (unsigned long long)gp.seed);
+    int rc = pets_dag_write(out, &dag, comment, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    else
+        printf("%s: %ld tasks, %ld edges, %ld processors\n", out, (long)dag.ntasks,
+               (long)dag.nedges, (long)dag.nprocs);
+    pets_dag_free(&dag);
+    return rc ? CLI_USAGE : CLI_OK;
+}
+
+static void dag_import_usage(FILE *f)
+{
+    fputs("usage: parcheck dag import stg|wfcommons|dax FILE --procs P [--eta E] [--seed S]\n"
+          "                            [--bandwidth B] [--time-scale U] -o F.dag\n"
+          "Runtimes become mean costs (U cost units per second, default 1000), spread over P\n"
+          "processors by eta (default 0: identical) and seed; communication costs are file\n"
+          "bytes / B (bytes per second, default 125e6) in the same units. STG has none.\n",
+          f);
+}
+
+int cmd_dag_import(int argc, char **argv)
+{
+    pets_import_params ip;
+    pets_import_defaults(&ip);
+    const char *fmt = NULL, *in = NULL, *out = NULL;
+    int have_procs = 0;
+    pc_error err;
+    pc_error_clear(&err);
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        long long x;
+        int t;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            dag_import_usage(stdout);
+            return CLI_OK;
+        }
+        if ((t = pc_cli_take(argc, argv, &i, "--procs", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--procs", v, 1, PETS_MAX_PROCS, &x, &err))
+                return cli_usage_error("dag import", err.msg);
+            ip.procs = (int32_t)x;
+            have_procs = 1;
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--eta", &v, &err)) == 1) {
+            if (pc_cli_parse_double("--eta", v, 0, 1.99, &ip.eta, &err))
+                return cli_usage_error("dag import", err.msg);
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--seed", v, 0, INT64_MAX, &x, &err))
+                return cli_usage_error("dag import", err.msg);
+            ip.seed = (uint64_t)x;
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--bandwidth", &v, &err)) == 1) {
+            if (pc_cli_parse_double("--bandwidth", v, 1e-9, 1e18, &ip.bandwidth, &err))
+                return cli_usage_error("dag import", err.msg);
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--time-scale", &v, &err)) == 1) {
+            if (pc_cli_parse_double("--time-scale", v, 1e-9, 1e12, &ip.time_scale, &err))
+                return cli_usage_error("dag import", err.msg);
+        } else if (!t && (t = pc_cli_take(argc, argv, &i, "-o", &v, &err)) == 1) {
+            out = v;
+        } else if (t < 0) {
+            return cli_usage_error("dag import", err.msg);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "unknown option '%s' (see parcheck dag import --help)", argv[i]);
+            return cli_usage_error("dag import", msg);
+        } else if (!fmt) {
+            fmt = argv[i];
+        } else if (!in) {
+            in = argv[i];
+        } else {
+            return cli_usage_error("dag import", "too many arguments");
+        }
+    }
+    if (!fmt || !in)
+        return cli_usage_error("dag import", "needs a format (stg, wfcommons, dax) and a FILE");
+    if (!have_procs)
+        return cli_usage_error("dag import", "--procs P is required");
+    if (!out)
+        return cli_usage_error("dag import", "-o F.dag is required");
+    int (*imp)(const char *, const pets_import_params *, pets_dag *, pc_error *) = NULL;
+    if (!strcmp(fmt, "stg"))
+        imp = pets_import_stg;
+    else if (!strcmp(fmt, "wfcommons"))
+        imp = pets_import_wfcommons;
+    else if (!strcmp(fmt, "dax"))
+        imp = pets_import_dax;
+    else
+        return cli_usage_error("dag import", "format must be stg, wfcommons or dax");
+    pets_dag dag;
+    int rc = imp(in, &ip, &dag, &err);
+    if (rc) {
+        fprintf(stderr, "%s\n", err.msg);
+        return rc == PC_EUNAVAIL ? CLI_UNAVAILABLE : CLI_USAGE;
+    }
+    char comment[600];
+    snprintf(comment, sizeof comment,
+             "parcheck dag import %s %s --procs %ld --eta %g --seed %llu --bandwidth %g --time-scale %g",
+             fmt, in, (long)ip.procs, ip.eta, (unsigned long long)ip.seed, ip.bandwidth, ip.time_scale);
+    rc = pets_dag_write(out, &dag, comment, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    else
+        printf("%s: %ld tasks, %ld edges, %ld processors\n", out, (long)dag.ntasks,
+               (long)dag.nedges, (long)dag.nprocs);
+    pets_dag_free(&dag);
+    return rc ? CLI_USAGE : CLI_OK;
+}

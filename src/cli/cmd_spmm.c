@@ -1,6 +1,347 @@
-/* Placeholder: replaced by the SpMM slice. */
-#include "cli.h"
+/* parcheck spmm, parcheck gen matrix: the SpMM subcommands. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int cmd_spmm(int argc, char **argv) { (void)argc; (void)argv; return cli_usage_error("spmm", "not in this build yet"); }
-int cmd_gen_matrix(int argc, char **argv) { (void)argc; (void)argv; return cli_usage_error("gen matrix", "not in this build yet"); }
-void cmd_spmm_list(FILE *f) { fprintf(f, "  (SpMM not in this build yet)\n"); }
+#include "cli.h"
+#include "pc_alloc.h"
+#include "pc_cli.h"
+#include "pc_result.h"
+#include "pc_time.h"
+#include "spmm.h"
+#include "spmm/spmm_oracle.h"
+
+static const char *const spmm_table_metrics[] = {"max_rel_err", "mean_rel_err",
+                                                 "max_err_over_bound", NULL};
+
+typedef struct spmm_opts {
+    const char *path;
+    const char *impl;
+    const char *json;
+    const char *xkind;
+    long long K, reps, threads, seed;
+} spmm_opts;
+
+static int spmm_parse(int argc, char **argv, spmm_opts *o, pc_error *err)
+{
+    *o = (spmm_opts){.impl = "all", .xkind = "auto", .K = 4, .reps = 5,
+                     .threads = pc_cli_default_threads(), .seed = 1};
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int rc;
+        if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--k", v, 1, 4096, &o->K, err))
+                return PC_EINVAL;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, err)) != 0) {
+            if (rc < 0)
+                return rc;
+            o->impl = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--reps", &v, err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, 100000, &o->reps, err))
+                return PC_EINVAL;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--threads", v, 1, 4096, &o->threads, err))
+                return PC_EINVAL;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--seed", &v, err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--seed", v, 0, INT64_MAX, &o->seed, err))
+                return PC_EINVAL;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--json", &v, err)) != 0) {
+            if (rc < 0)
+                return rc;
+            o->json = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--x", &v, err)) != 0) {
+            if (rc < 0)
+                return rc;
+            if (strcmp(v, "real") && strcmp(v, "int") && strcmp(v, "auto"))
+                return pc_error_set(err, PC_EINVAL, NULL, 0, "--x takes real, int or auto");
+            o->xkind = v;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return pc_error_set(err, PC_EINVAL, NULL, 0, "unknown option '%s'", argv[i]);
+        } else if (!o->path) {
+            o->path = argv[i];
+        } else {
+            return pc_error_set(err, PC_EINVAL, NULL, 0, "more than one matrix given ('%s')", argv[i]);
+        }
+    }
+    if (!o->path)
+        return pc_error_set(err, PC_EINVAL, NULL, 0, "no matrix file given");
+    return PC_OK;
+}
+
+static void spmm_usage(FILE *f)
+{
+    fputs("usage: parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T]\n"
+          "                     [--seed S] [--x real|int|auto] [--json FILE|-]\n"
+          "Runs Y = A*X for every selected implementation, checks each against the\n"
+          "extended-precision oracle (|y - ref| <= 2 gamma_n (|A||X|), exact for integer\n"
+          "inputs) and prints the verdict table or JSON. X is seeded; --x auto uses\n"
+          "integer X for integer and pattern matrices.\n",
+          f);
+}
+
+/* Runs one implementation: check run on a poisoned Y, then timed runs that
+ * must reproduce the checked result bit for bit. */
+static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracle *orc,
+                         const double *X, const spmm_opts *o, pc_result *r, int *unavailable,
+                         int explicit_sel)
+{
+    char why[256];
+    pc_error err;
+    pc_error_clear(&err);
+    pc_result_init(r, impl->name);
+    if (!spmm_impl_available(impl, why, sizeof why)) {
+        pc_result_status(r, PC_STATUS_SKIPPED, "%s", why);
+        *unavailable |= explicit_sel;
+        return;
+    }
+    int K = (int)o->K;
+    int threads = (int)o->threads;
+    long long base = pc_alloc_bytes();
+    pc_alloc_reset_peak();
+    double t0 = pc_time_now();
+    int rc = spmm_matrix_need(A, impl->format, threads, &err);
+    if (rc == PC_ERANGE) {
+        pc_result_status(r, PC_STATUS_SKIPPED, "%s", err.msg);
+        *unavailable |= explicit_sel;
+        return;
+    }
+    if (rc) {
+        pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+        return;
+    }
+    void *state = NULL;
+    if (impl->prepare && (rc = impl->prepare(impl, A, K, &state, &err)) != 0) {
+        pc_result_status(r, rc == PC_EUNAVAIL ? PC_STATUS_SKIPPED : PC_STATUS_ERROR, "%s", err.msg);
+        if (rc == PC_EUNAVAIL)
+            *unavailable |= explicit_sel;
+        return;
+    }
+    double prep_s = pc_time_now() - t0;
+    size_t len = (size_t)A->coo->rows * (size_t)K;
+    double *Y = pc_malloc_array(len ? len : 1, sizeof *Y);
+    double *Ycheck = pc_malloc_array(len ? len : 1, sizeof *Ycheck);
+    double *times = pc_malloc_array((size_t)o->reps, sizeof *times);
+    if (!Y || !Ycheck || !times) {
+        pc_result_status(r, PC_STATUS_ERROR, "out of memory for Y");
+        goto done;
+    }
+    spmm_timing tm = {-1, -1, -1, -1, -1};
+    spmm_oracle_poison(Y, (int64_t)len);
+    rc = impl->run(impl, state, A, X, K, Y, threads, &tm, &err);
+    if (rc) {
+        pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+        goto done;
+    }
+    spmm_verdict v;
+    spmm_oracle_check(orc, Y, &v);
+    memcpy(Ycheck, Y, len * sizeof *Y);
+    double h2d = 0, d2h = 0;
+    for (long long k = 0; k < o->reps; k++) {
+        tm = (spmm_timing){-1, -1, -1, -1, -1};
+        double s = pc_time_now();
+        rc = impl->run(impl, state, A, X, K, Y, threads, &tm, &err);
+        double wall = pc_time_now() - s;
+        if (rc) {
+            pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+            goto done;
+        }
+        times[k] = tm.kernel_s >= 0 ? tm.kernel_s : wall;
+        h2d += tm.h2d_s > 0 ? tm.h2d_s : 0;
+        d2h += tm.d2h_s > 0 ? tm.d2h_s : 0;
+    }
+    int stable = memcmp(Ycheck, Y, len * sizeof *Y) == 0;
+    r->reps = (int)o->reps;
+    r->seconds = pc_time_median(times, (size_t)o->reps);
+    r->throughput = r->seconds > 0 ? 2.0 * (double)A->coo->nnz * K / r->seconds * 1e-9 : 0.0;
+    snprintf(r->unit, sizeof r->unit, "GFLOP/s");
+    pc_kv_num(&r->metrics, "max_rel_err", v.max_rel_err);
+    pc_kv_num(&r->metrics, "mean_rel_err", v.mean_rel_err);
+    pc_kv_num(&r->metrics, "max_err_over_bound", v.max_err_over_bound);
+    pc_kv_num(&r->metrics, "unit_roundoff", v.unit_roundoff);
+    pc_kv_int(&r->metrics, "entries_checked", v.checked);
+    pc_kv_bool(&r->metrics, "exact_required", orc->exact);
+    pc_kv_num(&r->timings, "prepare_s", prep_s);
+    if (tm.kernel_s >= 0) {
+        pc_kv_num(&r->timings, "h2d_s", h2d / (double)o->reps);
+        pc_kv_num(&r->timings, "d2h_s", d2h / (double)o->reps);
+    }
+    long long fmt = 0;
+    if (impl->format == SPMM_FMT_CSR)
+        fmt = spmm_csr_bytes(&A->csr);
+    else if (impl->format == SPMM_FMT_ELL)
+        fmt = spmm_ell_bytes(&A->ell);
+    else
+        fmt = spmm_ellnp_bytes(&A->ellnp);
+    r->model_bytes = fmt + 8LL * ((long long)A->coo->cols + A->coo->rows) * K;
+    r->peak_bytes = tm.device_bytes > 0 ? tm.device_bytes : pc_alloc_peak() - base;
+    if (!v.pass)
+        pc_result_status(r, PC_STATUS_FAIL, "%s (%lld bad entries)", v.why, (long long)v.bad);
+    else if (!stable)
+        pc_result_status(r, PC_STATUS_FAIL, "result changed between repeated runs");
+    else
+        r->status = PC_STATUS_PASS;
+done:
+    pc_free(Y);
+    pc_free(Ycheck);
+    pc_free(times);
+    if (impl->release)
+        impl->release(state);
+}
+
+int cmd_spmm(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        spmm_usage(stdout);
+        return CLI_OK;
+    }
+    spmm_opts o;
+    pc_error err;
+    pc_error_clear(&err);
+    if (spmm_parse(argc, argv, &o, &err)) {
+        spmm_usage(stderr);
+        return cli_usage_error("spmm", err.msg);
+    }
+    int n = spmm_impl_count();
+    const char *names[64];
+    int sel[64], expl[64];
+    for (int k = 0; k < n; k++)
+        names[k] = spmm_impl_at(k)->name;
+    if (pc_cli_select(o.impl, names, n, sel, expl, &err))
+        return cli_usage_error("spmm", err.msg);
+
+    mm_coo coo;
+    if (mm_read_file(o.path, &coo, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return CLI_USAGE;
+    }
+    int ints = !strcmp(o.xkind, "int") ||
+               (!strcmp(o.xkind, "auto") && coo.field != MM_FIELD_REAL);
+    double *X = NULL;
+    spmm_oracle orc;
+    int status = CLI_OK;
+    if (spmm_make_x(coo.cols, (int)o.K, (uint64_t)o.seed, ints, &X, &err)) {
+        fprintf(stderr, "parcheck spmm: %s\n", err.msg);
+        mm_coo_free(&coo);
+        return CLI_FAILED;
+    }
+    double t0 = pc_time_now();
+    if (spmm_oracle_compute(&coo, X, (int)o.K, &orc, &err)) {
+        fprintf(stderr, "parcheck spmm: %s\n", err.msg);
+        pc_free(X);
+        mm_coo_free(&coo);
+        return CLI_FAILED;
+    }
+    pc_run run = {.domain = "spmm", .oracle_name = "spmm-coo-double-double",
+                  .oracle_seconds = pc_time_now() - t0, .table_metrics = spmm_table_metrics};
+    pc_kv_str(&run.input, "path", o.path);
+    pc_kv_int(&run.input, "rows", coo.rows);
+    pc_kv_int(&run.input, "cols", coo.cols);
+    pc_kv_int(&run.input, "nnz", coo.nnz);
+    pc_kv_int(&run.input, "k", o.K);
+    pc_kv_int(&run.input, "duplicates", coo.duplicates);
+    pc_kv_int(&run.input, "threads", o.threads);
+    pc_kv_str(&run.input, "x", ints ? "int" : "real");
+    pc_result *results = pc_calloc((size_t)n, sizeof *results);
+    if (!results) {
+        fprintf(stderr, "parcheck spmm: out of memory\n");
+        status = CLI_FAILED;
+        goto out;
+    }
+    run.results = results;
+    spmm_matrix A;
+    spmm_matrix_init(&A, &coo);
+    int unavailable = 0;
+    for (int k = 0; k < n; k++)
+        if (sel[k])
+            spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, &results[run.nresults++], &unavailable,
+                         expl[k]);
+    spmm_matrix_free(&A);
+    if (o.json) {
+        if (pc_run_save_json(o.json, &run, &err)) {
+            fprintf(stderr, "parcheck spmm: %s\n", err.msg);
+            status = CLI_USAGE;
+        }
+    }
+    if (!o.json || strcmp(o.json, "-") != 0)
+        pc_run_print_table(stdout, &run);
+    if (status == CLI_OK)
+        status = pc_run_exit_code(&run) ? CLI_FAILED : unavailable ? CLI_UNAVAILABLE : CLI_OK;
+out:
+    pc_free(results);
+    spmm_oracle_free(&orc);
+    pc_free(X);
+    mm_coo_free(&coo);
+    return status;
+}
+
+int cmd_gen_matrix(int argc, char **argv)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    spmm_gen_params p = {.shape = -1, .seed = 1};
+    long long rows = -1, cols = -1, nnz = -1, seed = 1, maxrow = 0;
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int rc = 0;
+        if (!strcmp(argv[i], "--help")) {
+            puts("usage: parcheck gen matrix --rows M --cols N --nnz Z --shape uniform|banded|powerlaw|denserows\n"
+                 "                           --seed S [--int] [--max-row L] -o F.mtx");
+            return CLI_OK;
+        } else if (!strcmp(argv[i], "--int")) {
+            p.int_values = 1;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--rows", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--rows", v, 0, INT32_MAX, &rows, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--cols", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--cols", v, 0, INT32_MAX, &cols, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--nnz", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--nnz", v, 0, MM_MAX_NNZ, &nnz, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--seed", v, 0, INT64_MAX, &seed, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--max-row", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--max-row", v, 0, INT32_MAX, &maxrow, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--shape", &v, &err)) != 0) {
+            if (rc < 0) break;
+            if (spmm_gen_shape_parse(v, &p.shape)) {
+                pc_error_set(&err, PC_EINVAL, NULL, 0, "--shape: '%s' is not uniform, banded, powerlaw or denserows", v);
+                break;
+            }
+        } else if ((rc = pc_cli_take(argc, argv, &i, "-o", &v, &err)) != 0) {
+            if (rc < 0) break;
+            out = v;
+        } else {
+            pc_error_set(&err, PC_EINVAL, NULL, 0, "unknown argument '%s'", argv[i]);
+            break;
+        }
+    }
+    if (err.msg[0])
+        return cli_usage_error("gen matrix", err.msg);
+    if (rows < 0 || cols < 0 || nnz < 0 || p.shape < 0 || !out)
+        return cli_usage_error("gen matrix", "--rows, --cols, --nnz, --shape and -o are required");
+    p.rows = (int32_t)rows;
+    p.cols = (int32_t)cols;
+    p.nnz = nnz;
+    p.seed = (uint64_t)seed;
+    p.max_row = (int32_t)maxrow;
+    mm_coo m;
+    if (spmm_gen_coo(&p, &m, &err))
+        return cli_usage_error("gen matrix", err.msg);
+    int rc = mm_write_file(out, &m, &err);
+    mm_coo_free(&m);
+    if (rc) {
+        fprintf(stderr, "%s\n", err.msg);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+void cmd_spmm_list(FILE *f)
+{
+    char why[256];
+    for (int k = 0; k < spmm_impl_count(); k++) {
+        const spmm_impl *impl = spmm_impl_at(k);
+        int ok = spmm_impl_available(impl, why, sizeof why);
+        cli_list_line(f, impl->name, ok, why, impl->desc);
+    }
+}

@@ -17,6 +17,7 @@ static void main_usage(FILE *f)
           "  parcheck gen text --bytes B --kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F\n"
           "  parcheck gen dag --tasks V --out-degree B --alpha A --ccr C --eta E --procs P --seed S -o F.dag\n"
           "  parcheck dag import stg|wfcommons|dax FILE --procs P [--eta E] [--seed S] -o F.dag\n"
+          "  parcheck bench stream|spmm ...   timing sweeps as CSV (make bench)\n"
           "exit codes: 0 validated, 1 a validation failed, 2 bad usage or input, 3 requested implementation unavailable\n",
           f);
 }
@@ -72,6 +73,8 @@ int main(int argc, char **argv)
         return cmd_spmm(argc - 1, argv + 1);
     if (!strcmp(c, "sa"))
         return cmd_sa(argc - 1, argv + 1);
+    if (!strcmp(c, "bench"))
+        return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(c, "pets"))
         return cmd_pets(argc - 1, argv + 1);
     if (!strcmp(c, "gen") || !strcmp(c, "dag")) {

@@ -29,6 +29,7 @@ typedef struct spmm_csr {
 typedef struct spmm_ell {
     int32_t m, n;
     int32_t maxnz;  /* longest row */
+    int32_t *rowlen;/* m: real entries per row (the rest is padding) */
     int32_t *ja;    /* m * maxnz */
     double *as;     /* m * maxnz */
 } spmm_ell;

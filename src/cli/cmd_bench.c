@@ -1,0 +1,276 @@
+/* parcheck bench: timing sweeps for `make bench` (not a validation run).
+ *
+ *   parcheck bench stream [--mib M] [--threads LIST]
+ *   parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]
+ *                       [--threads LIST] [--impl LIST] [--reps R] [--seed S]
+ *
+ * Prints CSV rows domain,case,impl,threads,param,seconds,throughput,unit,note
+ * (the columns of report/bench.csv). Matrices are generated in memory with a
+ * fixed seed, so a 2M-row case costs no Matrix Market parsing. Each SpMM
+ * implementation is validated against the oracle once (smallest K) before it
+ * is timed; a failure aborts with exit 1. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pc_alloc.h"
+#include "pc_cli.h"
+#include "pc_time.h"
+#include "spmm.h"
+#include "spmm/spmm_oracle.h"
+
+#define BENCH_MAX_LIST 16
+
+/* Parses "1,2,4" into v (at most BENCH_MAX_LIST values in [lo, hi]). */
+static int bench_parse_list(const char *opt, const char *s, long long lo, long long hi, int *v, int *n)
+{
+    pc_error err;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    *n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        long long x;
+        if (*n >= BENCH_MAX_LIST || pc_cli_parse_long(opt, tok, lo, hi, &x, &err)) {
+            fprintf(stderr, "parcheck bench: %s\n", *n >= BENCH_MAX_LIST ? "list too long" : err.msg);
+            return -1;
+        }
+        v[(*n)++] = (int)x;
+    }
+    return *n ? 0 : -1;
+}
+
+/* Best-of-reps STREAM-like copy bandwidth (bytes read + written per second). */
+static double bench_copy_bandwidth(size_t bytes, int threads, int reps)
+{
+    size_t n = bytes / sizeof(double);
+    double *a = pc_malloc_array(n, sizeof *a), *b = pc_malloc_array(n, sizeof *b);
+    if (!a || !b) {
+        pc_free(a);
+        pc_free(b);
+        return 0.0;
+    }
+    #pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        a[i] = 0.0;
+        b[i] = (double)i;
+    }
+    double best = INFINITY;
+    for (int r = 0; r < reps; r++) {
+        double t = pc_time_now();
+        #pragma omp parallel for num_threads(threads) schedule(static)
+        for (size_t i = 0; i < n; i++)
+            a[i] = b[i];
+        t = pc_time_now() - t;
+        best = t < best ? t : best;
+    }
+    volatile double sink = a[n / 2];
+    (void)sink;
+    pc_free(a);
+    pc_free(b);
+    return 2.0 * (double)n * sizeof(double) / best;
+}
+
+static int bench_stream(int argc, char **argv)
+{
+    long long mib = 512;
+    int threads[BENCH_MAX_LIST] = {1, 2}, nthreads = 2;
+    pc_error err;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int rc;
+        if ((rc = pc_cli_take(argc, argv, &i, "--mib", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--mib", v, 1, 1 << 20, &mib, &err))
+                return cli_usage_error("bench stream", err.msg);
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) != 0) {
+            if (rc < 0 || bench_parse_list("--threads", v, 1, 4096, threads, &nthreads))
+                return CLI_USAGE;
+        } else {
+            return cli_usage_error("bench stream", "unknown argument");
+        }
+    }
+    for (int t = 0; t < nthreads; t++) {
+        double bw = bench_copy_bandwidth((size_t)mib << 20, threads[t], 10);
+        if (bw <= 0)
+            return cli_usage_error("bench stream", "out of memory");
+        printf("stream,copy-%lldMiB,copy,%d,,%.6f,%.3f,GB/s,read+write\n", mib, threads[t],
+               2.0 * (double)(mib << 20) / bw, bw * 1e-9);
+    }
+    return CLI_OK;
+}
+
+typedef struct bench_spmm_opts {
+    int shape;
+    long long rows, per_row, max_row, reps, seed;
+    int ks[BENCH_MAX_LIST], nk;
+    int threads[BENCH_MAX_LIST], nthreads;
+    const char *impl;
+} bench_spmm_opts;
+
+/* Bytes an SpMM must move at least once: the format, X, and Y written. */
+static double bench_spmm_bytes(const spmm_matrix *A, const spmm_impl *impl, int K)
+{
+    double fmt = impl->format == SPMM_FMT_CSR ? (double)spmm_csr_bytes(&A->csr)
+               : impl->format == SPMM_FMT_ELL ? (double)spmm_ell_bytes(&A->ell)
+                                              : (double)spmm_ellnp_bytes(&A->ellnp);
+    return fmt + 8.0 * K * ((double)A->coo->cols + A->coo->rows);
+}
+
+static int bench_spmm_impl(const spmm_impl *impl, spmm_matrix *A, const bench_spmm_opts *o,
+                           const char *casename)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    char why[256];
+    if (!spmm_impl_available(impl, why, sizeof why)) {
+        fprintf(stderr, "bench: %s skipped: %s\n", impl->name, why);
+        return 0;
+    }
+    int rc = spmm_matrix_need(A, impl->format, o->threads[o->nthreads - 1], &err);
+    if (rc == PC_ERANGE) {
+        fprintf(stderr, "bench: %s skipped: %s\n", impl->name, err.msg);
+        return 0;
+    }
+    if (rc) {
+        fprintf(stderr, "bench: %s: %s\n", impl->name, err.msg);
+        return -1;
+    }
+    for (int kk = 0; kk < o->nk; kk++) {
+        int K = o->ks[kk];
+        double *X = NULL, *Y = NULL;
+        if (spmm_make_x(A->coo->cols, K, (uint64_t)o->seed, 0, &X, &err) ||
+            !(Y = pc_malloc_array((size_t)A->coo->rows * K, sizeof *Y))) {
+            pc_free(X);
+            fprintf(stderr, "bench: out of memory\n");
+            return -1;
+        }
+        void *state = NULL;
+        if (impl->prepare && impl->prepare(impl, A, K, &state, &err)) {
+            fprintf(stderr, "bench: %s: %s\n", impl->name, err.msg);
+            pc_free(X);
+            pc_free(Y);
+            return -1;
+        }
+        for (int tt = 0; tt < o->nthreads; tt++) {
+            int T = o->threads[tt];
+            spmm_timing tm = {-1, -1, -1, -1, -1};
+            spmm_oracle_poison(Y, (int64_t)A->coo->rows * K);
+            impl->run(impl, state, A, X, K, Y, T, &tm, &err); /* warm-up */
+            if (kk == 0 && tt == 0) {
+                spmm_oracle orc;
+                spmm_verdict v;
+                if (spmm_oracle_compute(A->coo, X, K, &orc, &err)) {
+                    fprintf(stderr, "bench: oracle: %s\n", err.msg);
+                    return -1;
+                }
+                spmm_oracle_check(&orc, Y, &v);
+                spmm_oracle_free(&orc);
+                if (!v.pass) {
+                    fprintf(stderr, "bench: %s FAILED validation: %s\n", impl->name, v.why);
+                    return -1;
+                }
+            }
+            double *times = pc_malloc_array((size_t)o->reps, sizeof *times);
+            for (long long r = 0; times && r < o->reps; r++) {
+                tm = (spmm_timing){-1, -1, -1, -1, -1};
+                double t = pc_time_now();
+                impl->run(impl, state, A, X, K, Y, T, &tm, &err);
+                t = pc_time_now() - t;
+                times[r] = tm.kernel_s >= 0 ? tm.kernel_s : t;
+            }
+            double med = times ? pc_time_median(times, (size_t)o->reps) : 0;
+            pc_free(times);
+            double gflops = 2.0 * (double)A->coo->nnz * K / med * 1e-9;
+            double gbs = bench_spmm_bytes(A, impl, K) / med * 1e-9;
+            printf("spmm,%s,%s,%d,K=%d,%.6g,%.4f,GFLOP/s,%.3f GB/s\n", casename, impl->name, T, K,
+                   med, gflops, gbs);
+            fflush(stdout);
+        }
+        if (impl->release)
+            impl->release(state);
+        pc_free(X);
+        pc_free(Y);
+    }
+    return 0;
+}
+
+static int bench_spmm(int argc, char **argv)
+{
+    bench_spmm_opts o = {.shape = SPMM_SHAPE_BANDED, .rows = 2097152, .per_row = 27, .reps = 10,
+                         .seed = 1, .ks = {1, 4, 16, 64}, .nk = 4, .threads = {1, 2}, .nthreads = 2,
+                         .impl = "csr-serial,csr-omp,ell-omp,ellnp-omp"};
+    pc_error err;
+    pc_error_clear(&err);
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int rc = 0;
+        if ((rc = pc_cli_take(argc, argv, &i, "--shape", &v, &err)) != 0) {
+            if (rc < 0 || spmm_gen_shape_parse(v, &o.shape))
+                return cli_usage_error("bench spmm", "--shape takes uniform|banded|powerlaw|denserows");
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--rows", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--rows", v, 1, INT32_MAX, &o.rows, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--per-row", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--per-row", v, 0, 1 << 20, &o.per_row, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--max-row", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--max-row", v, 0, INT32_MAX, &o.max_row, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, 100000, &o.reps, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) != 0) {
+            if (rc < 0 || pc_cli_parse_long("--seed", v, 0, INT64_MAX, &o.seed, &err)) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, &err)) != 0) {
+            if (rc < 0 || bench_parse_list("--k", v, 1, 4096, o.ks, &o.nk)) return CLI_USAGE;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) != 0) {
+            if (rc < 0 || bench_parse_list("--threads", v, 1, 4096, o.threads, &o.nthreads)) return CLI_USAGE;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
+            if (rc < 0) break;
+            o.impl = v;
+        } else {
+            pc_error_set(&err, PC_EINVAL, NULL, 0, "unknown argument '%s'", argv[i]);
+            break;
+        }
+    }
+    if (err.msg[0])
+        return cli_usage_error("bench spmm", err.msg);
+    int n = spmm_impl_count();
+    const char *names[64];
+    int sel[64], expl[64];
+    for (int k = 0; k < n; k++)
+        names[k] = spmm_impl_at(k)->name;
+    if (pc_cli_select(o.impl, names, n, sel, expl, &err))
+        return cli_usage_error("bench spmm", err.msg);
+    static const char *shape_names[] = {"uniform", "banded", "powerlaw", "denserows"};
+    spmm_gen_params p = {.rows = (int32_t)o.rows, .cols = (int32_t)o.rows,
+                         .nnz = o.rows * o.per_row, .shape = o.shape, .seed = (uint64_t)o.seed,
+                         .max_row = (int32_t)o.max_row};
+    mm_coo coo;
+    double t0 = pc_time_now();
+    if (spmm_gen_coo(&p, &coo, &err))
+        return cli_usage_error("bench spmm", err.msg);
+    fprintf(stderr, "bench: generated %s %lldx%lld, %lld entries in %.1f s\n", shape_names[o.shape],
+            o.rows, o.rows, (long long)coo.nnz, pc_time_now() - t0);
+    char casename[96];
+    snprintf(casename, sizeof casename, "%s-%lld", shape_names[o.shape], o.rows);
+    spmm_matrix A;
+    spmm_matrix_init(&A, &coo);
+    int status = CLI_OK;
+    for (int k = 0; k < n && status == CLI_OK; k++)
+        if (sel[k] && bench_spmm_impl(spmm_impl_at(k), &A, &o, casename) < 0)
+            status = CLI_FAILED;
+    spmm_matrix_free(&A);
+    mm_coo_free(&coo);
+    return status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "stream"))
+        return bench_stream(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "spmm"))
+        return bench_spmm(argc - 1, argv + 1);
+    fputs("usage: parcheck bench stream [--mib M] [--threads LIST]\n"
+          "       parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]\n"
+          "                           [--threads LIST] [--impl LIST] [--reps R] [--seed S]\n",
+          argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr);
+    return argc >= 2 && !strcmp(argv[1], "--help") ? CLI_OK : CLI_USAGE;
+}

@@ -1,0 +1,185 @@
+/* Host SpMM kernels: Y = A*X with row-major X (n x K) and Y (m x K).
+ *
+ * One row-range body per format serves the serial and the OpenMP paths.
+ * For every (i, k) the products are added in the stored order of row i
+ * (recursive summation), which is what the oracle's bound assumes. */
+#include <string.h>
+
+#include "spmm.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Rows per chunk boundary: 16 rows of Y at K = 1 are two cache lines, so
+ * two threads never write the same line (the seed's false-sharing rule). */
+#define ROW_ALIGN 16
+/* ELLPACK rows processed together so that each column-major slab is read
+ * contiguously. */
+#define ELL_BLOCK 256
+
+/* Y[i, k0:k0+W] for one row, with the W partial sums held in registers while
+ * the row's entries stream by (the row stays in L1, so A comes from memory
+ * once whatever K is). W is a compile-time constant in the hot paths. */
+#define CSR_ROW_BLOCK(W)                                                   \
+    do {                                                                   \
+        double acc[W] = {0};                                               \
+        for (int32_t p = p0; p < p1; p++) {                                \
+            const double a = as[p];                                        \
+            const double *x = X + (size_t)ja[p] * K + k0;                  \
+            for (int k = 0; k < (W); k++)                                  \
+                acc[k] += a * x[k];                                        \
+        }                                                                  \
+        for (int k = 0; k < (W); k++)                                      \
+            y[k0 + k] = acc[k];                                            \
+    } while (0)
+
+static void csr_rows(const spmm_csr *A, const double *X, int K, double *Y,
+                     int32_t r0, int32_t r1)
+{
+    const int32_t *irp = A->irp, *ja = A->ja;
+    const double *as = A->as;
+    for (int32_t i = r0; i < r1; i++) {
+        const int32_t p0 = irp[i], p1 = irp[i + 1];
+        double *y = Y + (size_t)i * K;
+        int k0 = 0;
+        for (; k0 + 8 <= K; k0 += 8)
+            CSR_ROW_BLOCK(8);
+        switch (K - k0) {
+        case 0: break;
+        case 1: CSR_ROW_BLOCK(1); break;
+        case 2: CSR_ROW_BLOCK(2); break;
+        case 3: CSR_ROW_BLOCK(3); break;
+        case 4: CSR_ROW_BLOCK(4); break;
+        case 5: CSR_ROW_BLOCK(5); break;
+        case 6: CSR_ROW_BLOCK(6); break;
+        default: CSR_ROW_BLOCK(7); break;
+        }
+    }
+}
+
+/* Splits rows so that each thread gets about the same number of entries
+ * (not of rows: power-law matrices would starve the other threads), with
+ * boundaries on multiples of ROW_ALIGN. */
+static int32_t csr_split(const spmm_csr *A, int part, int parts)
+{
+    if (part <= 0)
+        return 0;
+    if (part >= parts)
+        return A->m;
+    long long target = (long long)A->nnz * part / parts;
+    int32_t lo = 0, hi = A->m;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (A->irp[mid] < target)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int32_t r = lo - lo % ROW_ALIGN;
+    return r > A->m ? A->m : r;
+}
+
+void spmm_csr_serial(const spmm_csr *A, const double *X, int K, double *Y)
+{
+    csr_rows(A, X, K, Y, 0, A->m);
+}
+
+void spmm_csr_omp(const spmm_csr *A, const double *X, int K, double *Y, int threads)
+{
+    if (threads < 1)
+        threads = 1;
+    #pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        csr_rows(A, X, K, Y, csr_split(A, t, nt), csr_split(A, t + 1, nt));
+    }
+}
+
+static void ell_rows(const spmm_ell *A, const double *X, int K, double *Y,
+                     int32_t r0, int32_t r1)
+{
+    const size_t m = (size_t)A->m;
+    for (int32_t b = r0; b < r1; b += ELL_BLOCK) {
+        int32_t e = b + ELL_BLOCK < r1 ? b + ELL_BLOCK : r1;
+        for (int32_t i = b; i < e; i++)
+            memset(Y + (size_t)i * K, 0, sizeof(double) * (size_t)K);
+        for (int32_t k = 0; k < A->maxnz; k++) {
+            const int32_t *ja = A->ja + (size_t)k * m;
+            const double *as = A->as + (size_t)k * m;
+            if (K == 1) {
+                for (int32_t i = b; i < e; i++)
+                    Y[i] += as[i] * X[ja[i]];
+                continue;
+            }
+            for (int32_t i = b; i < e; i++) {
+                const double a = as[i];
+                const double *x = X + (size_t)ja[i] * K;
+                double *y = Y + (size_t)i * K;
+                for (int c = 0; c < K; c++)
+                    y[c] += a * x[c];
+            }
+        }
+    }
+}
+
+void spmm_ell_serial(const spmm_ell *A, const double *X, int K, double *Y)
+{
+    ell_rows(A, X, K, Y, 0, A->m);
+}
+
+void spmm_ell_omp(const spmm_ell *A, const double *X, int K, double *Y, int threads)
+{
+    int32_t nblocks = (A->m + ELL_BLOCK - 1) / ELL_BLOCK;
+    #pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+    for (int32_t blk = 0; blk < nblocks; blk++) {
+        int32_t r0 = blk * ELL_BLOCK;
+        int32_t r1 = r0 + ELL_BLOCK < A->m ? r0 + ELL_BLOCK : A->m;
+        ell_rows(A, X, K, Y, r0, r1);
+    }
+}
+
+static void ellnp_rows(const spmm_ellnp *A, const double *X, int K, double *Y,
+                       int32_t r0, int32_t r1)
+{
+    for (int32_t i = r0; i < r1; i++) {
+        /* A jagged row is a CSR row of its own: entries 0 .. nz[i]. */
+        const int32_t *ja = A->ja[i];
+        const double *as = A->as[i];
+        const int32_t p0 = 0, p1 = A->nz[i];
+        double *y = Y + (size_t)i * K;
+        int k0 = 0;
+        for (; k0 + 8 <= K; k0 += 8)
+            CSR_ROW_BLOCK(8);
+        switch (K - k0) {
+        case 0: break;
+        case 1: CSR_ROW_BLOCK(1); break;
+        case 2: CSR_ROW_BLOCK(2); break;
+        case 3: CSR_ROW_BLOCK(3); break;
+        case 4: CSR_ROW_BLOCK(4); break;
+        case 5: CSR_ROW_BLOCK(5); break;
+        case 6: CSR_ROW_BLOCK(6); break;
+        default: CSR_ROW_BLOCK(7); break;
+        }
+    }
+}
+
+void spmm_ellnp_serial(const spmm_ellnp *A, const double *X, int K, double *Y)
+{
+    ellnp_rows(A, X, K, Y, 0, A->m);
+}
+
+void spmm_ellnp_omp(const spmm_ellnp *A, const double *X, int K, double *Y, int threads)
+{
+    /* Rows are jagged: dynamic chunks of aligned rows balance long rows. */
+    int32_t chunks = (A->m + 4 * ROW_ALIGN - 1) / (4 * ROW_ALIGN);
+    #pragma omp parallel for num_threads(threads) if (threads > 1) schedule(dynamic, 16)
+    for (int32_t c = 0; c < chunks; c++) {
+        int32_t r0 = c * 4 * ROW_ALIGN;
+        int32_t r1 = r0 + 4 * ROW_ALIGN < A->m ? r0 + 4 * ROW_ALIGN : A->m;
+        ellnp_rows(A, X, K, Y, r0, r1);
+    }
+}

@@ -1,0 +1,231 @@
+/* test_dag_io.c - the .dag reader and writer: round trips, every kind of
+ * bad file refused with file:line, and the allocation-failure loop. */
+#include <stdlib.h>
+
+#include "pc_alloc.h"
+#include "pets_tutil.h"
+
+static int dag_equal(const pets_dag *a, const pets_dag *b)
+{
+    if (a->ntasks != b->ntasks || a->nprocs != b->nprocs || a->nedges != b->nedges)
+        return 0;
+    size_t c = (size_t)a->ntasks * a->nprocs, m = (size_t)a->nedges;
+    return !memcmp(a->cost, b->cost, c * 8) && !memcmp(a->edge_from, b->edge_from, m * 4) &&
+           !memcmp(a->edge_to, b->edge_to, m * 4) && !memcmp(a->edge_comm, b->edge_comm, m * 8) &&
+           !memcmp(a->pred_off, b->pred_off, (size_t)(a->ntasks + 1) * 4) &&
+           !memcmp(a->succ_off, b->succ_off, (size_t)(a->ntasks + 1) * 4);
+}
+
+START_TEST(round_trip)
+{
+    for (int seed = 1; seed <= 20; seed++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = seed * 13;
+        gp.seed = (uint64_t)seed;
+        gp.procs = 1 + seed % 5;
+        pets_dag a, b;
+        pc_error err;
+        ck_assert_msg(pets_gen_dag(&gp, &a, &err) == 0, "%s", err.msg);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        ck_assert_int_eq(pets_dag_fwrite(f, &a, "round trip"), 0);
+        fclose(f);
+        ck_assert_msg(pets_dag_parse(buf, len, "mem.dag", &b, &err) == 0, "%s", err.msg);
+        ck_assert(dag_equal(&a, &b));
+        free(buf);
+        pets_dag_free(&a);
+        pets_dag_free(&b);
+    }
+}
+END_TEST
+
+START_TEST(generator_reproducible)
+{
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 500;
+    gp.seed = 42;
+    pets_dag a, b, c;
+    pc_error err;
+    ck_assert_int_eq(pets_gen_dag(&gp, &a, &err), 0);
+    ck_assert_int_eq(pets_gen_dag(&gp, &b, &err), 0);
+    gp.seed = 43;
+    ck_assert_int_eq(pets_gen_dag(&gp, &c, &err), 0);
+    ck_assert(dag_equal(&a, &b));
+    ck_assert(!dag_equal(&a, &c));
+    ck_assert_int_eq(a.ntasks, 500);
+    for (int64_t i = 0; i < (int64_t)a.ntasks * a.nprocs; i++)
+        ck_assert_int_ge(a.cost[i], 1); /* no zero-cost task */
+    pets_dag_free(&a);
+    pets_dag_free(&b);
+    pets_dag_free(&c);
+}
+END_TEST
+
+/* CCR is applied: mean communication / mean computation near the target. */
+START_TEST(generator_ccr)
+{
+    static const double ccrs[] = {0.1, 1, 10};
+    for (int i = 0; i < 3; i++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = 4000;
+        gp.ccr = ccrs[i];
+        gp.seed = 5;
+        pets_dag d;
+        pc_error err;
+        ck_assert_int_eq(pets_gen_dag(&gp, &d, &err), 0);
+        double cs = 0, cc = 0;
+        for (int64_t k = 0; k < (int64_t)d.ntasks * d.nprocs; k++)
+            cs += (double)d.cost[k];
+        for (int32_t e = 0; e < d.nedges; e++)
+            cc += (double)d.edge_comm[e];
+        double got = (cc / d.nedges) / (cs / ((double)d.ntasks * d.nprocs));
+        ck_assert_msg(got > ccrs[i] * 0.8 && got < ccrs[i] * 1.2, "CCR %g gave %g", ccrs[i], got);
+        pets_dag_free(&d);
+    }
+}
+END_TEST
+
+typedef struct bad_case {
+    const char *text;
+    int code;
+    long line;
+    const char *needle;
+} bad_case;
+
+static const bad_case bad[] = {
+    {"", PC_EFORMAT, 0, "header"},
+    {"# only a comment\n", PC_EFORMAT, 1, "header"},
+    {"tasks 2\n", PC_EFORMAT, 1, "tasks N processors P"},
+    {"tasks 2 processors 1\ncost 1 1\n", PC_EFORMAT, 2, "task 2 has no cost line"},
+    {"tasks 1 processors 2\ncost 1 1\n", PC_EFORMAT, 2, "1 costs, expected 2"},
+    {"tasks 1 processors 1\ncost 1 1 2\n", PC_EFORMAT, 2, "extra"},
+    {"tasks 1 processors 1\ncost 1 1\ncost 1 2\n", PC_EFORMAT, 3, "second cost line"},
+    {"tasks 1 processors 1\ncost 2 1\n", PC_EFORMAT, 2, "unknown task"},
+    {"tasks 1 processors 1\ncost 1 -3\n", PC_ERANGE, 2, "negative"},
+    {"tasks 1 processors 1\ncost 1 99999999999999999999999\n", PC_ERANGE, 2, "larger than"},
+    {"tasks 1 processors 1\ncost 1 1x\n", PC_EFORMAT, 2, "not a whole number"},
+    {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 1 0\n", PC_EFORMAT, 4, "self-loop"},
+    {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 3 0\n", PC_EFORMAT, 4, "unknown task"},
+    {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 2 0\nedge 1 2 5\n", PC_EFORMAT, 5, "duplicate"},
+    {"tasks 3 processors 1\ncost 1 1\ncost 2 1\ncost 3 1\nedge 1 2 0\nedge 2 3 0\nedge 3 2 0\n", PC_EFORMAT, 0,
+     "cycle"},
+    {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 2 -1\n", PC_ERANGE, 4, "negative"},
+    {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 2\n", PC_EFORMAT, 4, "edge A B c"},
+    {"tasks 16777216 processors 1\n", PC_EFORMAT, 1, "holds only"},
+    {"tasks 99999999999 processors 1\n", PC_ERANGE, 1, "larger than"},
+    {"tasks 1 processors 5000\n", PC_ERANGE, 1, "larger than"},
+    {"tasks 0 processors 1\n", PC_ERANGE, 1, ">= 1"},
+    {"tasks 1 processors 1\ncost 1 1\ntasks 1 processors 1\n", PC_EFORMAT, 3, "second"},
+    {"tasks 1 processors 1\ncost 1 1\nnode 1\n", PC_EFORMAT, 3, "unknown line"},
+    {"tasks 2 processors 1\ncost 1 1099511627776\ncost 2 1099511627776\nedge 1 2 1099511627776\n", PC_OK, 0, ""},
+};
+
+START_TEST(bad_files)
+{
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        pets_dag d;
+        pc_error err;
+        pc_error_clear(&err);
+        int rc = pets_dag_parse(bad[i].text, strlen(bad[i].text), "bad.dag", &d, &err);
+        ck_assert_msg(rc == bad[i].code, "case %zu: rc %d (%s), expected %d", i, rc, err.msg, bad[i].code);
+        if (rc == 0) {
+            pets_dag_free(&d);
+            continue;
+        }
+        char where[64];
+        snprintf(where, sizeof where, bad[i].line ? "bad.dag:%ld:" : "bad.dag", bad[i].line);
+        ck_assert_msg(strncmp(err.msg, where, strlen(where)) == 0, "case %zu: '%s' lacks '%s'", i, err.msg, where);
+        ck_assert_msg(strstr(err.msg, bad[i].needle), "case %zu: '%s' lacks '%s'", i, err.msg, bad[i].needle);
+        ck_assert_int_eq(pc_alloc_live(), 0);
+    }
+}
+END_TEST
+
+/* Values at the limit are fine, but a graph whose rank sums could pass
+ * int64 is refused. */
+START_TEST(weight_limit)
+{
+    int32_t n = 1100, P = 1024;
+    int64_t *cost = malloc((size_t)n * P * sizeof *cost);
+    for (size_t i = 0; i < (size_t)n * P; i++)
+        cost[i] = PETS_MAX_VALUE;
+    pets_dag d;
+    pc_error err;
+    ck_assert_int_eq(pets_dag_build(&d, n, P, cost, NULL, 0, "big.dag", &err), PC_ERANGE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "total weight"));
+    ck_assert_int_eq(pc_alloc_live(), 0);
+    free(cost);
+}
+END_TEST
+
+static const char *g_path;
+static pets_dag g_dag;
+
+static int op_read(void *ctx)
+{
+    (void)ctx;
+    return pets_dag_read(g_path, &g_dag, NULL);
+}
+
+static void op_free(void *ctx)
+{
+    (void)ctx;
+    pets_dag_free(&g_dag);
+}
+
+static int op_gen(void *ctx)
+{
+    (void)ctx;
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 40;
+    return pets_gen_dag(&gp, &g_dag, NULL);
+}
+
+static int op_solve(void *ctx)
+{
+    pets_dag *d = ctx;
+    pets_solution s;
+    int rc = pets_solution_alloc(&s, d->ntasks, NULL);
+    pets_options o = {PETS_INSERTION, -1, -1};
+    pets_times t;
+    if (!rc)
+        rc = pets_impl_find("serial")->run(d, &o, &s, &t, NULL);
+    pets_solution_free(&s);
+    return rc;
+}
+
+START_TEST(alloc_failures)
+{
+    g_path = tu_data("golden/topcuoglu2002.txt");
+    if (!g_path)
+        PC_SKIP("no shared data");
+    ck_assert_int_gt(pc_test_alloc_loop(op_read, op_free, NULL, 10000), 3);
+    ck_assert_int_gt(pc_test_alloc_loop(op_gen, op_free, NULL, 10000), 3);
+    pets_dag d;
+    pc_error err;
+    ck_assert_int_eq(pets_dag_read(g_path, &d, &err), 0);
+    ck_assert_int_gt(pc_test_alloc_loop(op_solve, NULL, &d, 10000), 3);
+    pets_dag_free(&d);
+}
+END_TEST
+
+static Suite *suite_dag_io(void)
+{
+    Suite *s = suite_create("pets_dag_io");
+    TCase *tc = pc_tcase("dag_io");
+    tcase_add_test(tc, round_trip);
+    tcase_add_test(tc, generator_reproducible);
+    tcase_add_test(tc, generator_ccr);
+    tcase_add_test(tc, bad_files);
+    tcase_add_test(tc, weight_limit);
+    tcase_add_test(tc, alloc_failures);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_dag_io()); }

@@ -1,0 +1,291 @@
+/* test_import.c - STG, WfCommons and DAX files of ../shared/data/dags:
+ * imported, scheduled by every implementation, equal to the oracle and
+ * valid; STG optimal makespans are lower bounds; bad files refused; the
+ * allocation-failure loop over each importer. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "pc_alloc.h"
+#include "pets_tutil.h"
+
+typedef int (*importer)(const char *, const pets_import_params *, pets_dag *, pc_error *);
+
+/* Imports and checks every file of dags/<dir> ending in ext; returns how many. */
+static int import_dir(const char *dir, const char *ext, importer imp, int procs, double eta)
+{
+    const char *base = tu_data(dir);
+    char dpath[4096];
+    snprintf(dpath, sizeof dpath, "%s", base);
+    DIR *d = opendir(dpath);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *de;
+    int count = 0;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name), le = strlen(ext);
+        if (l <= le || strcmp(de->d_name + l - le, ext))
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dpath, de->d_name);
+        pets_import_params ip;
+        pets_import_defaults(&ip);
+        ip.procs = procs;
+        ip.eta = eta;
+        ip.seed = 7;
+        pets_dag g;
+        pc_error err;
+        ck_assert_msg(imp(path, &ip, &g, &err) == 0, "%s", err.msg);
+        ck_assert_int_ge(tu_check_all(&g, de->d_name), 2);
+        pets_dag_free(&g);
+        count++;
+    }
+    closedir(d);
+    return count;
+}
+
+START_TEST(stg_files)
+{
+    if (!tu_data("stg"))
+        PC_SKIP("no shared data");
+    ck_assert_int_ge(import_dir("stg", ".stg", pets_import_stg, 2, 0), 10);
+    ck_assert_int_ge(import_dir("stg", ".stg", pets_import_stg, 4, 0.5), 10);
+}
+END_TEST
+
+START_TEST(wfcommons_files)
+{
+    if (!tu_data("wfcommons"))
+        PC_SKIP("no shared data");
+    if (!pets_import_available("wfcommons"))
+        PC_SKIP("built without jansson");
+    ck_assert_int_ge(import_dir("wfcommons", ".json", pets_import_wfcommons, 4, 0.5), 5);
+}
+END_TEST
+
+START_TEST(dax_files)
+{
+    if (!tu_data("dax"))
+        PC_SKIP("no shared data");
+    if (!pets_import_available("dax"))
+        PC_SKIP("built without libxml2");
+    ck_assert_int_ge(import_dir("dax", ".xml", pets_import_dax, 3, 0.5), 5);
+}
+END_TEST
+
+/* HEFT_paper.xml is the Topcuoglu graph: its file sizes / 125 are the
+ * golden graph's communication costs, but for edge 3 -> 7 (20 there, 23 in
+ * the paper). */
+START_TEST(dax_heft_paper)
+{
+    const char *p = tu_data("dax/HEFT_paper.xml");
+    if (!p)
+        PC_SKIP("no shared data");
+    if (!pets_import_available("dax"))
+        PC_SKIP("built without libxml2");
+    pets_import_params ip;
+    pets_import_defaults(&ip);
+    ip.procs = 3;
+    ip.bandwidth = 125;
+    ip.time_scale = 1;
+    pets_dag a, b;
+    pc_error err;
+    ck_assert_msg(pets_import_dax(p, &ip, &a, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(pets_dag_read(tu_data("golden/topcuoglu2002.txt"), &b, &err), 0);
+    ck_assert_int_eq(a.nedges, b.nedges);
+    for (int32_t e = 0; e < a.nedges; e++) {
+        ck_assert_int_eq(a.edge_from[e], b.edge_from[e]);
+        ck_assert_int_eq(a.edge_to[e], b.edge_to[e]);
+        if (a.edge_from[e] != 2 || a.edge_to[e] != 6)
+            ck_assert_int_eq(a.edge_comm[e], b.edge_comm[e]);
+    }
+    pets_dag_free(&a);
+    pets_dag_free(&b);
+}
+END_TEST
+
+/* Case50_P_OPT.csv: optimal makespans on P identical processors without
+ * communication; no schedule may beat them. */
+START_TEST(stg_optimal_bounds)
+{
+    if (!tu_data("stg"))
+        PC_SKIP("no shared data");
+    int checked = 0;
+    for (int P = 2; P <= 4; P += 2) {
+        char csv[4096];
+        snprintf(csv, sizeof csv, "%s", tu_data(P == 2 ? "stg/Case50_2_OPT.csv" : "stg/Case50_4_OPT.csv"));
+        FILE *f = fopen(csv, "r");
+        ck_assert_ptr_nonnull(f);
+        char line[256];
+        while (fgets(line, sizeof line, f)) {
+            char name[64];
+            int procs;
+            long opt;
+            if (sscanf(line, "50/%63[^,],%d,%ld", name, &procs, &opt) != 3)
+                continue;
+            char rel[128];
+            snprintf(rel, sizeof rel, "stg/%s", name);
+            const char *path = tu_data(rel);
+            if (access(path, R_OK) != 0)
+                continue;
+            ck_assert_int_eq(procs, P);
+            pets_import_params ip;
+            pets_import_defaults(&ip);
+            ip.procs = P;
+            pets_dag g;
+            pc_error err;
+            ck_assert_msg(pets_import_stg(path, &ip, &g, &err) == 0, "%s", err.msg);
+            for (int policy = 0; policy < 2; policy++) {
+                pets_solution ref;
+                tu_oracle(&g, policy, &ref);
+                ck_assert_msg(ref.makespan >= opt, "%s on %d: makespan %lld beats the optimum %ld", name, P,
+                              (long long)ref.makespan, opt);
+                for (int i = 0; i < pets_nimpls; i++)
+                    tu_check_impl(&pets_impls[i], &g, policy, &ref, name);
+                pets_solution_free(&ref);
+            }
+            pets_dag_free(&g);
+            checked++;
+        }
+        fclose(f);
+    }
+    ck_assert_int_ge(checked, 20);
+}
+END_TEST
+
+typedef struct bad_import {
+    importer imp;
+    const char *fmt;
+    const char *text;
+    const char *needle;
+} bad_import;
+
+static const bad_import bads[] = {
+    {pets_import_stg, "stg", "", "empty"},
+    {pets_import_stg, "stg", "2\n0 0 0\n1 5 1 0\n2 0 1 1\n", "task lines"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 2\n2 0 1 1\n", "cycle"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 7\n2 0 1 1\n", "unknown predecessor"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 -5 1 0\n2 0 1 1\n", "negative"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 0 0\n2 0 1 1\n", "more than"},
+    {pets_import_stg, "stg", "1\n0 0 0\n2 5 1 0\n2 0 1 1\n", "expected 1"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 5 2 0\n2 0 1 1\n", "expected 2 predecessors"},
+    {pets_import_stg, "stg", "1000000\n0 0 0\n", "holds only"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 0\n2 0 1 1\n2 0 1 1\n", "more than 3 task lines"},
+    {pets_import_wfcommons, "wfcommons", "{\"workflow\": [1, 2,\n}", "bad.wfcommons:2:"},
+    {pets_import_wfcommons, "wfcommons", "{\"workflow\": {}}", "not a WfCommons"},
+    {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[\"zz\"]}],\"files\":[]},"
+     "\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":1}]}}}",
+     "unknown parent"},
+    {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[\"a\"]}],\"files\":[]},"
+     "\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":1}]}}}",
+     "self-loop"},
+    {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[]}],\"files\":[]},"
+     "\"execution\":{\"tasks\":[]}}}",
+     "no runtime"},
+    {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[]}],\"files\":[]},"
+     "\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":-1}]}}}",
+     "negative"},
+    {pets_import_dax, "dax", "<adag><job id=\"a\" runtime=\"1\"></adag>", "bad.dax:1:"},
+    {pets_import_dax, "dax", "<dag/>", "not <adag>"},
+    {pets_import_dax, "dax", "<adag>\n<job id=\"a\"/>\n</adag>", "bad.dax:2:"},
+    {pets_import_dax, "dax",
+     "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<child ref=\"a\">\n<parent ref=\"b\"/>\n</child>\n</adag>",
+     "bad.dax:4:"},
+    {pets_import_dax, "dax",
+     "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"1\"/>\n"
+     "<child ref=\"a\"><parent ref=\"b\"/></child>\n<child ref=\"b\"><parent ref=\"a\"/></child>\n</adag>",
+     "cycle"},
+    {pets_import_dax, "dax", "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"a\" runtime=\"2\"/>\n</adag>",
+     "twice"},
+};
+
+START_TEST(bad_import_files)
+{
+    char dir[] = "/tmp/pets-bad-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        if (!pets_import_available(bads[i].fmt))
+            continue;
+        char path[256];
+        snprintf(path, sizeof path, "%s/bad.%s", dir, bads[i].fmt);
+        FILE *f = fopen(path, "w");
+        fputs(bads[i].text, f);
+        fclose(f);
+        pets_import_params ip;
+        pets_import_defaults(&ip);
+        pets_dag g;
+        pc_error err;
+        pc_error_clear(&err);
+        int rc = bads[i].imp(path, &ip, &g, &err);
+        ck_assert_msg(rc == PC_EFORMAT || rc == PC_ERANGE, "case %zu: rc %d (%s)", i, rc, err.msg);
+        ck_assert_msg(strstr(err.msg, bads[i].needle), "case %zu: '%s' lacks '%s'", i, err.msg, bads[i].needle);
+        ck_assert_msg(strstr(err.msg, "bad."), "case %zu: '%s' does not name the file", i, err.msg);
+        ck_assert_int_eq(pc_alloc_live(), 0);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+END_TEST
+
+static const char *g_path;
+static importer g_imp;
+static pets_dag g_dag;
+
+static int op_import(void *ctx)
+{
+    (void)ctx;
+    pets_import_params ip;
+    pets_import_defaults(&ip);
+    ip.eta = 0.5;
+    return g_imp(g_path, &ip, &g_dag, NULL);
+}
+
+static void op_free(void *ctx)
+{
+    (void)ctx;
+    pets_dag_free(&g_dag);
+}
+
+START_TEST(alloc_failures)
+{
+    if (!tu_data("stg"))
+        PC_SKIP("no shared data");
+    static char p1[4096], p2[4096], p3[4096];
+    snprintf(p1, sizeof p1, "%s", tu_data("stg/rand0000.stg"));
+    snprintf(p2, sizeof p2, "%s", tu_data("wfcommons/helloworld-forkjoin-10-chameleon.json"));
+    snprintf(p3, sizeof p3, "%s", tu_data("dax/Montage_25.xml"));
+    g_path = p1;
+    g_imp = pets_import_stg;
+    ck_assert_int_gt(pc_test_alloc_loop(op_import, op_free, NULL, 100000), 3);
+    if (pets_import_available("wfcommons")) {
+        g_path = p2;
+        g_imp = pets_import_wfcommons;
+        ck_assert_int_gt(pc_test_alloc_loop(op_import, op_free, NULL, 100000), 3);
+    }
+    if (pets_import_available("dax")) {
+        g_path = p3;
+        g_imp = pets_import_dax;
+        ck_assert_int_gt(pc_test_alloc_loop(op_import, op_free, NULL, 100000), 3);
+    }
+}
+END_TEST
+
+static Suite *suite_import(void)
+{
+    Suite *s = suite_create("pets_import");
+    TCase *tc = pc_tcase("import");
+    tcase_add_test(tc, stg_files);
+    tcase_add_test(tc, wfcommons_files);
+    tcase_add_test(tc, dax_files);
+    tcase_add_test(tc, dax_heft_paper);
+    tcase_add_test(tc, stg_optimal_bounds);
+    tcase_add_test(tc, bad_import_files);
+    tcase_add_test(tc, alloc_failures);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_import()); }

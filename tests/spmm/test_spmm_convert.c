@@ -1,0 +1,211 @@
+/* COO <-> CSR <-> ELLPACK (padded and unpadded): exact round trips on
+ * random matrices with empty rows, one dense row and rectangular shapes;
+ * structural invariants; the ELLPACK size limit; allocation failures. */
+#include <string.h>
+
+#include "pc_alloc.h"
+#include "pc_test.h"
+#include "spmm.h"
+#include "spmm_cases.h"
+
+static void assert_same_coo(const mm_coo *a, const mm_coo *b, const char *what)
+{
+    ck_assert_msg(a->rows == b->rows && a->cols == b->cols && a->nnz == b->nnz,
+                  "%s: shape %dx%d/%lld vs %dx%d/%lld", what, a->rows, a->cols, (long long)a->nnz,
+                  b->rows, b->cols, (long long)b->nnz);
+    for (int64_t e = 0; e < a->nnz; e++) {
+        ck_assert_msg(a->row[e] == b->row[e] && a->col[e] == b->col[e], "%s: entry %lld position",
+                      what, (long long)e);
+        ck_assert_msg(memcmp(&a->val[e], &b->val[e], sizeof(double)) == 0, "%s: entry %lld value",
+                      what, (long long)e);
+    }
+}
+
+START_TEST(test_round_trips)
+{
+    for (uint64_t c = 0; c < 300; c++) {
+        mm_coo coo, back;
+        pc_error err;
+        ck_assert_int_eq(spmm_case_random(c, c % 2, &coo), 0);
+        int threads = 1 + (int)(c % 2);
+
+        spmm_csr csr;
+        ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, threads, &err), 0);
+        ck_assert_int_eq(csr.irp[0], 0);
+        ck_assert_int_eq(csr.irp[csr.m], csr.nnz);
+        for (int32_t i = 0; i < csr.m; i++) {
+            ck_assert_int_le(csr.irp[i], csr.irp[i + 1]);
+            for (int32_t p = csr.irp[i] + 1; p < csr.irp[i + 1]; p++)
+                ck_assert_int_lt(csr.ja[p - 1], csr.ja[p]);
+        }
+        ck_assert_int_eq(spmm_coo_from_csr(&csr, &back, &err), 0);
+        assert_same_coo(&coo, &back, "CSR");
+        mm_coo_free(&back);
+
+        spmm_ell ell;
+        ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, threads, &err), 0);
+        int32_t maxlen = 0;
+        for (int32_t i = 0; i < csr.m; i++) {
+            int32_t len = csr.irp[i + 1] - csr.irp[i];
+            maxlen = len > maxlen ? len : maxlen;
+            ck_assert_int_eq(ell.rowlen[i], len);
+            for (int32_t k = len; k < ell.maxnz; k++) { /* padding reads a touched column */
+                size_t s = (size_t)k * ell.m + i;
+                ck_assert(ell.as[s] == 0.0);
+                ck_assert_int_eq(ell.ja[s], len ? csr.ja[csr.irp[i + 1] - 1] : 0);
+            }
+        }
+        ck_assert_int_eq(ell.maxnz, maxlen);
+        ck_assert_int_eq(spmm_coo_from_ell(&ell, &back, &err), 0);
+        assert_same_coo(&coo, &back, "ELL");
+        mm_coo_free(&back);
+
+        spmm_ellnp np;
+        ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, threads, &err), 0);
+        for (int32_t i = 0; i < np.m; i++)
+            ck_assert_int_eq(np.nz[i], csr.irp[i + 1] - csr.irp[i]);
+        ck_assert_int_eq(spmm_coo_from_ellnp(&np, &back, &err), 0);
+        assert_same_coo(&coo, &back, "ELLNP");
+        mm_coo_free(&back);
+
+        spmm_csr_free(&csr);
+        spmm_ell_free(&ell);
+        spmm_ellnp_free(&np);
+        mm_coo_free(&coo);
+    }
+}
+END_TEST
+
+START_TEST(test_unsorted_coo_gives_sorted_rows)
+{
+    /* Entries given row-descending: CSR must still group rows correctly. */
+    mm_coo coo;
+    ck_assert_int_eq(mm_coo_alloc(&coo, 3, 3, 4, NULL), 0);
+    int32_t r[] = {2, 1, 0, 2}, c[] = {0, 1, 2, 2};
+    double v[] = {1, 2, 3, 4};
+    memcpy(coo.row, r, sizeof r);
+    memcpy(coo.col, c, sizeof c);
+    memcpy(coo.val, v, sizeof v);
+    spmm_csr csr;
+    pc_error err;
+    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+    ck_assert_int_eq(csr.irp[1], 1);
+    ck_assert_int_eq(csr.irp[2], 2);
+    ck_assert_int_eq(csr.irp[3], 4);
+    ck_assert(csr.as[0] == 3 && csr.as[1] == 2 && csr.as[2] == 1 && csr.as[3] == 4);
+    spmm_csr_free(&csr);
+    mm_coo_free(&coo);
+}
+END_TEST
+
+START_TEST(test_ell_refuses_explosive_padding)
+{
+    /* 2^20 rows, one dense row of 2^12: padding would need 2^32 slots. */
+    spmm_gen_params p = {.rows = 1 << 20, .cols = 1 << 12, .nnz = 1 << 20,
+                         .shape = SPMM_SHAPE_DENSEROWS, .seed = 3};
+    mm_coo coo;
+    pc_error err;
+    ck_assert_int_eq(spmm_gen_coo(&p, &coo, &err), 0);
+    spmm_ell ell;
+    long long before = pc_alloc_bytes();
+    ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, 1, &err), PC_ERANGE);
+    ck_assert(strstr(err.msg, "padded ELLPACK") != NULL);
+    ck_assert_int_eq(pc_alloc_bytes(), before);
+    spmm_ellnp np; /* unpadded ELLPACK is fine */
+    ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), 0);
+    spmm_ellnp_free(&np);
+    mm_coo_free(&coo);
+}
+END_TEST
+
+typedef struct conv_ctx {
+    mm_coo coo;
+    int which;
+    spmm_csr csr;
+    spmm_ell ell;
+    spmm_ellnp np;
+    mm_coo back;
+} conv_ctx;
+
+static int conv_op(void *p)
+{
+    conv_ctx *c = p;
+    switch (c->which) {
+    case 0: return spmm_csr_from_coo(&c->coo, &c->csr, 2, NULL);
+    case 1: return spmm_ell_from_coo(&c->coo, &c->ell, 2, NULL);
+    case 2: return spmm_ellnp_from_coo(&c->coo, &c->np, 2, NULL);
+    default: return spmm_coo_from_csr(&c->csr, &c->back, NULL);
+    }
+}
+
+static void conv_cleanup(void *p)
+{
+    conv_ctx *c = p;
+    switch (c->which) {
+    case 0: spmm_csr_free(&c->csr); break;
+    case 1: spmm_ell_free(&c->ell); break;
+    case 2: spmm_ellnp_free(&c->np); break;
+    default: mm_coo_free(&c->back); break;
+    }
+}
+
+START_TEST(test_conversions_survive_allocation_failures)
+{
+    conv_ctx c;
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(spmm_case_random(3, 0, &c.coo), 0);
+    for (c.which = 0; c.which < 3; c.which++)
+        ck_assert_int_ge(pc_test_alloc_loop(conv_op, conv_cleanup, &c, 100), 1);
+    ck_assert_int_eq(spmm_csr_from_coo(&c.coo, &c.csr, 1, NULL), 0);
+    c.which = 3;
+    ck_assert_int_ge(pc_test_alloc_loop(conv_op, conv_cleanup, &c, 100), 1);
+    spmm_csr_free(&c.csr);
+    mm_coo_free(&c.coo);
+}
+END_TEST
+
+START_TEST(test_generator_shapes)
+{
+    static const int shapes[] = {SPMM_SHAPE_UNIFORM, SPMM_SHAPE_BANDED, SPMM_SHAPE_POWERLAW,
+                                 SPMM_SHAPE_DENSEROWS};
+    for (int s = 0; s < 4; s++) {
+        spmm_gen_params p = {.rows = 5000, .cols = 4000, .nnz = 40000, .shape = shapes[s],
+                             .seed = 77, .max_row = 900};
+        mm_coo a, b;
+        pc_error err;
+        ck_assert_int_eq(spmm_gen_coo(&p, &a, &err), 0);
+        ck_assert_int_eq(spmm_gen_coo(&p, &b, &err), 0);
+        assert_same_coo(&a, &b, "same seed, same matrix");
+        ck_assert_int_gt(a.nnz, 40000 / 4);
+        ck_assert_int_lt(a.nnz, 40000 * 3);
+        spmm_csr csr;
+        ck_assert_int_eq(spmm_csr_from_coo(&a, &csr, 1, &err), 0);
+        int32_t longest = 0;
+        for (int32_t i = 0; i < csr.m; i++)
+            if (csr.irp[i + 1] - csr.irp[i] > longest)
+                longest = csr.irp[i + 1] - csr.irp[i];
+        if (shapes[s] == SPMM_SHAPE_BANDED)
+            ck_assert_int_eq(longest, 8);
+        if (shapes[s] == SPMM_SHAPE_POWERLAW || shapes[s] == SPMM_SHAPE_DENSEROWS)
+            ck_assert_int_eq(longest, 900); /* the long row exists */
+        spmm_csr_free(&csr);
+        mm_coo_free(&a);
+        mm_coo_free(&b);
+    }
+}
+END_TEST
+
+static Suite *suite_spmm_convert(void)
+{
+    Suite *s = suite_create("spmm_convert");
+    TCase *tc = pc_tcase("convert");
+    tcase_add_test(tc, test_round_trips);
+    tcase_add_test(tc, test_unsorted_coo_gives_sorted_rows);
+    tcase_add_test(tc, test_ell_refuses_explosive_padding);
+    tcase_add_test(tc, test_conversions_survive_allocation_failures);
+    tcase_add_test(tc, test_generator_shapes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_spmm_convert()); }

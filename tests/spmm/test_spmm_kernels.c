@@ -1,0 +1,184 @@
+/* Every SpMM implementation of the table (host and CUDA) against the oracle:
+ * seeded random matrices with irregular rows, the shared real matrices, and
+ * hand-made edge cases. An implementation that cannot run here is SKIPPED. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_alloc.h"
+#include "pc_test.h"
+#include "spmm.h"
+#include "spmm/spmm_oracle.h"
+#include "spmm_cases.h"
+
+#define RANDOM_CASES 240
+
+/* Runs impl on coo with K columns; returns 1 when it ran and matched the
+ * oracle, 0 when the format does not apply (ELLPACK size limit), and fails
+ * the test otherwise. */
+static int run_case(const spmm_impl *impl, const mm_coo *coo, int K, int ints_x, uint64_t seed,
+                    const char *what)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    double *X = NULL;
+    ck_assert_int_eq(spmm_make_x(coo->cols, K, seed, ints_x, &X, &err), 0);
+    spmm_oracle orc;
+    ck_assert_int_eq(spmm_oracle_compute(coo, X, K, &orc, &err), 0);
+    spmm_matrix A;
+    spmm_matrix_init(&A, coo);
+    int rc = spmm_matrix_need(&A, impl->format, 2, &err);
+    if (rc == PC_ERANGE) {
+        spmm_matrix_free(&A);
+        spmm_oracle_free(&orc);
+        pc_free(X);
+        return 0;
+    }
+    ck_assert_msg(rc == 0, "%s: %s: format: %s", impl->name, what, err.msg);
+    void *state = NULL;
+    if (impl->prepare)
+        ck_assert_msg(impl->prepare(impl, &A, K, &state, &err) == 0, "%s: %s: prepare: %s",
+                      impl->name, what, err.msg);
+    size_t len = (size_t)coo->rows * K;
+    double *Y = pc_malloc_array(len ? len : 1, sizeof *Y);
+    spmm_oracle_poison(Y, (int64_t)len);
+    spmm_timing t = {-1, -1, -1, -1, -1};
+    ck_assert_msg(impl->run(impl, state, &A, X, K, Y, 2, &t, &err) == 0, "%s: %s: run: %s",
+                  impl->name, what, err.msg);
+    spmm_verdict v;
+    spmm_oracle_check(&orc, Y, &v);
+    ck_assert_msg(v.pass, "%s: %s (%dx%d nnz %lld K %d%s): %s", impl->name, what, coo->rows,
+                  coo->cols, (long long)coo->nnz, K, orc.exact ? ", exact" : "", v.why);
+    ck_assert_int_eq(v.checked, (int64_t)len);
+    if (impl->release)
+        impl->release(state);
+    pc_free(Y);
+    spmm_matrix_free(&A);
+    spmm_oracle_free(&orc);
+    pc_free(X);
+    return 1;
+}
+
+static const spmm_impl *impl_or_skip(int i, char *why, size_t n)
+{
+    const spmm_impl *impl = spmm_impl_at(i);
+    char reason[200];
+    if (spmm_impl_available(impl, reason, sizeof reason))
+        return impl;
+    snprintf(why, n, "%s: %s", impl->name, reason);
+    return NULL;
+}
+
+START_TEST(test_random_matrices_match_oracle)
+{
+    char why[256];
+    const spmm_impl *impl = impl_or_skip(_i, why, sizeof why);
+    if (!impl)
+        PC_SKIP(why);
+    int ran = 0;
+    for (uint64_t c = 0; c < RANDOM_CASES; c++) {
+        int ints = c % 2 == 0; /* integer cases demand bit-identical results */
+        mm_coo coo;
+        ck_assert_int_eq(spmm_case_random(c, ints, &coo), 0);
+        char what[64];
+        snprintf(what, sizeof what, "random case %llu", (unsigned long long)c);
+        ran += run_case(impl, &coo, spmm_case_k(c), ints, 1000 + c, what);
+        mm_coo_free(&coo);
+    }
+    ck_assert_msg(ran >= RANDOM_CASES / 2, "%s ran only %d of %d cases", impl->name, ran, RANDOM_CASES);
+}
+END_TEST
+
+START_TEST(test_edge_shapes_match_oracle)
+{
+    char why[256];
+    const spmm_impl *impl = impl_or_skip(_i, why, sizeof why);
+    if (!impl)
+        PC_SKIP(why);
+    static const int ks[] = {1, 3, 4, 17, 64};
+    mm_coo coo;
+    /* nnz = 0 in a 5x4 matrix: Y must still be written (zeros). */
+    ck_assert_int_eq(spmm_case_from(5, 4, 0, NULL, NULL, NULL, &coo), 0);
+    for (int k = 0; k < 5; k++)
+        ck_assert(run_case(impl, &coo, ks[k], 1, 1, "nnz = 0"));
+    mm_coo_free(&coo);
+    /* M = 1, one long row; N = 1 column vector; 0 rows. */
+    {
+        enum { N = 3000 };
+        int32_t *ri = calloc(N, sizeof *ri), *ci = malloc(N * sizeof *ci);
+        double *v = malloc(N * sizeof *v);
+        for (int e = 0; e < N; e++) {
+            ci[e] = e;
+            v[e] = (e % 7) - 3;
+        }
+        ck_assert_int_eq(spmm_case_from(1, N, N, ri, ci, v, &coo), 0);
+        for (int k = 0; k < 5; k++)
+            ck_assert(run_case(impl, &coo, ks[k], 1, 2, "M = 1, one row of 3000"));
+        mm_coo_free(&coo);
+        for (int e = 0; e < N; e++) {
+            ri[e] = e;
+            ci[e] = 0;
+        }
+        ck_assert_int_eq(spmm_case_from(N, 1, N, ri, ci, v, &coo), 0);
+        for (int k = 0; k < 5; k++)
+            ck_assert(run_case(impl, &coo, ks[k], 0, 3, "N = 1"));
+        mm_coo_free(&coo);
+        free(ri);
+        free(ci);
+        free(v);
+    }
+    ck_assert_int_eq(spmm_case_from(0, 7, 0, NULL, NULL, NULL, &coo), 0);
+    ck_assert(run_case(impl, &coo, 4, 0, 4, "0 rows"));
+    mm_coo_free(&coo);
+}
+END_TEST
+
+START_TEST(test_shared_matrices_match_oracle)
+{
+    char why[256];
+    const spmm_impl *impl = impl_or_skip(_i, why, sizeof why);
+    if (!impl)
+        PC_SKIP(why);
+    const char *data = pc_test_data_dir();
+    if (!data)
+        PC_SKIP("no shared data directory (../shared/data or PARCHECK_DATA)");
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/matrices", data);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *de;
+    int files = 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (l < 5 || strcmp(de->d_name + l - 4, ".mtx") != 0)
+            continue;
+        char path[8400];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        mm_coo coo;
+        pc_error err;
+        ck_assert_msg(mm_read_file(path, &coo, &err) == 0, "%s", err.msg);
+        int ints = coo.field != MM_FIELD_REAL;
+        run_case(impl, &coo, 16, ints, 7, de->d_name);
+        run_case(impl, &coo, 1, ints, 8, de->d_name);
+        mm_coo_free(&coo);
+        files++;
+    }
+    closedir(d);
+    ck_assert_int_ge(files, 40);
+}
+END_TEST
+
+static Suite *suite_spmm_kernels(void)
+{
+    Suite *s = suite_create("spmm_kernels");
+    TCase *tc = pc_tcase("vs_oracle");
+    int n = spmm_impl_count();
+    tcase_add_loop_test(tc, test_random_matrices_match_oracle, 0, n);
+    tcase_add_loop_test(tc, test_edge_shapes_match_oracle, 0, n);
+    tcase_add_loop_test(tc, test_shared_matrices_match_oracle, 0, n);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_spmm_kernels()); }
