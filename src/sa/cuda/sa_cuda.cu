@@ -26,6 +26,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
@@ -47,8 +48,12 @@ typedef long long i64;
  * with chunks of C >= h / 2 positions, so beyond this the host's O(n)
  * Kasai wins. */
 #define SA_CUDA_LCP_GPU_MAX_H ((i64)1 << 16)
-/* cuda-ms: bytes per pinned staging buffer (two of them, per direction). */
-#define SA_CUDA_STAGE_BYTES ((size_t)8 << 20)
+/* cuda-ms: bytes per pinned staging buffer (two of them). Large enough
+ * that starting the host copy threads of each chunk costs little (8 MB
+ * chunks measured slower than pageable copies on text). */
+#define SA_CUDA_STAGE_BYTES ((size_t)32 << 20)
+/* cuda-ms: most host threads per staged memcpy. */
+#define SA_CUDA_COPY_THREADS 8
 #define SA_CUDA_MAX_BUFS 16
 
 /* ---- errors ------------------------------------------------------------ */
@@ -517,6 +522,7 @@ static int bits_for(i64 x) /* bits to write x >= 0, at least 1 */
 /* memcpy on up to nt threads (the host side of the staged copies). */
 static void par_memcpy(void *dst, const void *src, size_t bytes, int nt)
 {
+    nt = std::min(nt, SA_CUDA_COPY_THREADS);
     if (nt <= 1 || bytes < ((size_t)1 << 20)) {
         memcpy(dst, src, bytes);
         return;
@@ -535,12 +541,28 @@ static void par_memcpy(void *dst, const void *src, size_t bytes, int nt)
         t.join();
 }
 
-/* Pinned staging buffers of cuda-ms, kept for the process's lifetime: pinning
- * costs milliseconds per call otherwise. The driver releases them at exit. */
+/* Pinned staging buffers of cuda-ms, kept for the process's lifetime
+ * (pinning costs milliseconds per call otherwise) and freed at exit, before
+ * the CUDA runtime's own exit handler (registered earlier, run later). */
 static uint8_t *g_stage[2];
+
+static void stage_free(void)
+{
+    for (int k = 0; k < 2; k++)
+        if (g_stage[k]) {
+            (void)cudaFreeHost(g_stage[k]);
+            g_stage[k] = NULL;
+        }
+}
 
 static int stage_get(pc_error *err)
 {
+    static int registered = 0;
+    if (!registered) {
+        if (atexit(stage_free) != 0)
+            return pc_error_set(err, PC_EDEVICE, __FILE__, __LINE__, "atexit failed");
+        registered = 1;
+    }
     for (int k = 0; k < 2; k++)
         if (!g_stage[k])
             CU(cudaHostAlloc((void **)&g_stage[k], SA_CUDA_STAGE_BYTES, cudaHostAllocDefault),
