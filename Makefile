@@ -40,6 +40,15 @@ else
   HAVE_CUDA := 0
   CUDA_WHY  := nvcc not found (set NVCC= or CUDA_HOME=)
 endif
+# PC_HAVE_CUDA is global, but a domain's CUDA sources may not be in this
+# tree yet (the SpMM table names spmm_cuda_* only when they are): its host
+# side is then built as without CUDA, with this reason.
+ifeq ($(HAVE_CUDA),1)
+ifeq ($(wildcard src/spmm/cuda/*.cu),)
+  CUDA_WHY := no SpMM CUDA sources (src/spmm/cuda/*.cu) in this tree
+$(BUILD)/obj/src/spmm/spmm_impls.o: DEFS += -UPC_HAVE_CUDA -DPC_HAVE_CUDA=0
+endif
+endif
 
 OPENCL ?= 1
 ifeq ($(OPENCL),0)

@@ -28,11 +28,13 @@ static int avail_yes(char *why, size_t len)
     return 1;
 }
 
+#if !SA_WITH_CUDA
 static int avail_later(char *why, size_t len)
 {
     snprintf(why, len, "not in this build yet");
     return 0;
 }
+#endif
 
 static int avail_mpi(char *why, size_t len)
 {
@@ -73,8 +75,10 @@ static const sa_impl g_impls[] = {
       avail_yes, sa_build_omp, 25.0, 1 },
     { "mpi", "distributed prefix doubling, mpirun -np N", avail_mpi, NULL, -1, 0 },
     { "mpi-omp", "distributed prefix doubling with OpenMP per rank", avail_mpi, NULL, -1, 1 },
-    { "cuda", "GPU prefix doubling", CUDA_AVAIL, CUDA_BUILD, -1, 0 },
-    { "cuda-ms", "GPU prefix doubling, multiple streams", CUDA_AVAIL, CUDA_MS_BUILD, -1, 0 },
+    { "cuda", "GPU prefix doubling (CUB radix sorts, unsorted groups only)",
+      CUDA_AVAIL, CUDA_BUILD, 13.0, 0 },
+    { "cuda-ms", "GPU prefix doubling, chunked pinned transfers on streams",
+      CUDA_AVAIL, CUDA_MS_BUILD, 13.0, 1 },
     { "divsufsort", "libdivsufsort (external reference); Kasai LCP",
       avail_divsufsort, sa_build_divsufsort, 13.0, 0 },
 };

@@ -1,0 +1,66 @@
+/* sa_cuda.h - suffix arrays on a CUDA GPU (issue 6), seen from C.
+ *
+ * Prefix doubling with CUB: the text is recoded to its alphabet's ranks
+ * and 2 x 32-bit words of packed characters are radix sorted (two stable
+ * passes, only the bits the alphabet needs); each doubling round then
+ * sorts only the suffixes of unsorted groups, once, by their group alone,
+ * their second-key order coming from the previous round's SA; the groups
+ * are re-ranked with one scan. docs/README-sa-cuda.md has the design, the
+ * device-memory model and the measurements.
+ *
+ * Built only when nvcc exists (PC_HAVE_CUDA, SA_WITH_CUDA); at run time
+ * sa_cuda_available() answers "no CUDA device ..." on a machine without
+ * one, and every entry point then returns PC_EUNAVAIL. */
+#ifndef SA_CUDA_H
+#define SA_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pc_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What one sa_cuda_run measured (device figures, seconds by CUDA events
+ * or the host clock; zero where a phase did not run). */
+typedef struct sa_cuda_stats {
+    long long device_peak_bytes;  /* most bytes this call held on the device (buffers + CUB temp) */
+    long long meminfo_peak_bytes; /* largest drop of cudaMemGetInfo's free memory during the call */
+    int rounds;                   /* doubling rounds after the initial sort */
+    int chars_per_word;           /* characters packed into each 32-bit key word */
+    int bits_per_char;            /* bits of the recoded alphabet */
+    long long h_final;            /* prefix length at which every group was a singleton */
+    long long active_after_init;  /* suffixes still in unsorted groups after the initial sort */
+    int lcp_on_gpu;               /* 1: LCP by Phi/PLCP on the device; 0: Kasai on the host */
+    /* host clock around each phase: upload + histogram, initial sort,
+     * rounds, on-device check, then download (+ LCP), of which Kasai on the
+     * host when the LCP was not computed on the device; the whole call */
+    double s_upload, s_init, s_rounds, s_check, s_finish, s_lcp_host, s_total;
+} sa_cuda_stats;
+
+/* 1 when a CUDA device can be used; else 0 with "no CUDA device (...)" in
+ * why. The answer is probed once per process. */
+int sa_cuda_available(char *why, size_t why_len);
+
+/* The table's entries (sa.h's sa_build_fn): SA of T[0..n) into the
+ * caller's SA; threads is used only by the host side of cuda-ms. Returns 0,
+ * PC_EUNAVAIL, PC_ENOMEM (host), PC_EDEVICE (a CUDA call failed, or device
+ * memory ran out) or PC_EVERIFY (the on-device permutation check failed). */
+int sa_build_cuda(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+int sa_build_cuda_ms(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+
+/* Full run: SA and, when LCP != NULL, the LCP array (LCP[0] = 0) computed
+ * on the device by Phi / permuted LCP when the longest repeat is short
+ * enough for it (see the README), else by Kasai on `threads` host threads.
+ * multi_stream selects cuda-ms (chunked, pinned, overlapped transfers;
+ * the SA download overlaps the LCP kernels). stats may be NULL. */
+int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int multi_stream,
+                int threads, sa_cuda_stats *stats, pc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
