@@ -155,13 +155,21 @@ int spmm_cuda_adaptive_plan(spmm_cuda_state *s, const spmm_csr *A, pc_error *err
     return PC_OK;
 }
 
-int spmm_cuda_adaptive_launch(spmm_cuda_state *s, pc_error *err)
+int spmm_cuda_adaptive_blocks(spmm_cuda_state *s, const double *Xt, int32_t long_min, pc_error *err)
 {
     if (s->nblocks > 0) {
         adaptive_kernel<<<dim3((unsigned)s->nblocks, (unsigned)s->K), ADAPT_BS, 0, s->stream>>>(
-            s->n, s->K, s->rb, s->irp, s->ja, s->as, s->Xt, s->Y, s->long_min);
+            s->n, s->K, s->rb, s->irp, s->ja, s->as, Xt, s->Y, long_min);
         SPMM_LAUNCHED("launching the CSR-Adaptive kernel");
     }
+    return PC_OK;
+}
+
+int spmm_cuda_adaptive_launch(spmm_cuda_state *s, pc_error *err)
+{
+    int rc = spmm_cuda_adaptive_blocks(s, s->Xt, s->long_min, err);
+    if (rc)
+        return rc;
     if (s->nseg > 0) {
         adaptive_segment_kernel<<<dim3((unsigned)s->nseg, (unsigned)s->K), ADAPT_BS, 0, s->stream>>>(
             s->n, s->K, s->seg_row, s->seg_lo, s->seglen, s->irp, s->ja, s->as, s->Xt, s->partial);

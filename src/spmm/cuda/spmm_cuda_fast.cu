@@ -18,18 +18,21 @@
  * fixed order: results are the same on every run, and exact for integer
  * inputs.
  *
- * Choice of (VEC, C, S): on matrices big enough for it to matter, prepare
- * times every candidate that fits K on the real matrix (like cuSPARSE's
- * algorithm choice in the cusparse entry) and keeps the fastest; small ones
- * use a heuristic from K and the mean row length. For K = 1 the candidates
- * also include a persistent grid that prefetches the next row's bounds. */
+ * Choice of (VEC, C, S): prepare times every candidate that fits K on the
+ * real matrix (like the cusparse entry's choice of algorithm) and keeps the
+ * fastest; this costs about a millisecond on small matrices, where a
+ * heuristic from K and the mean row length lost to cuSPARSE (ani4, K = 4).
+ * The heuristic remains the starting point and the choice for nnz = 0. For K = 1 the candidates
+ * also include a persistent grid that prefetches the next row's bounds, and
+ * the CSR-Stream row blocks of csr-cuda-adaptive (at K = 1 X needs no
+ * transpose), which won on power-law rows in the H100 sweep. */
 #include <stdio.h>
 
 #include "spmm_cuda_internal.cuh"
 
 #define FAST_BS 256
 #define FAST_SEG 256            /* long-row threshold and segment length */
-#define FAST_TUNE_WORK (1 << 20) /* nnz*K above which candidates are timed */
+#define FAST_TUNE_WORK 1         /* nnz*K from which candidates are timed (all but nnz = 0) */
 
 struct fast_args {
     int32_t m;
@@ -203,7 +206,7 @@ typedef void (*fast_fn)(fast_args);
 struct fast_cfg {
     int vec, c, s;
     fast_fn fn;
-    int persist; /* the K = 1 persistent kernel */
+    int persist; /* K = 1 only: 1 the persistent kernel, 2 CSR-Stream row blocks */
 };
 
 #define FAST_S(V, C)                                                                       \
@@ -218,7 +221,7 @@ struct fast_cfg {
 static const fast_cfg fast_cfgs[] = {
     FAST_VEC(1), FAST_VEC(2), FAST_VEC(4),
     {1, 1, 2, fast_k1_kernel<2>, 1}, {1, 1, 4, fast_k1_kernel<4>, 1}, {1, 1, 8, fast_k1_kernel<8>, 1},
-    {1, 1, 16, fast_k1_kernel<16>, 1}, {1, 1, 32, fast_k1_kernel<32>, 1}};
+    {1, 1, 16, fast_k1_kernel<16>, 1}, {1, 1, 32, fast_k1_kernel<32>, 1}, {1, 1, 0, NULL, 2}};
 #define FAST_NCFG ((int)(sizeof fast_cfgs / sizeof fast_cfgs[0]))
 
 static int pow2_at_least(int v)
@@ -261,6 +264,8 @@ static int fast_heuristic(int K, double mean)
 static int fast_launch_cfg(spmm_cuda_state *s, int cfg, pc_error *err)
 {
     const fast_cfg *f = &fast_cfgs[cfg];
+    if (f->persist == 2) /* K = 1: X is its own transpose; every row in the row blocks */
+        return spmm_cuda_adaptive_blocks(s, s->X, INT32_MAX, err);
     fast_args a = {s->m,       s->K,      s->irp,     s->ja,   s->as,       s->X,      s->Y,
                    s->seg_row, s->seg_lo, s->partial, s->nseg, s->long_min, s->seglen, 0};
     long long threads = ((long long)s->m + s->nseg) * (f->c * f->s);
@@ -284,8 +289,10 @@ int spmm_cuda_fast_launch(spmm_cuda_state *s, pc_error *err)
 
 int spmm_cuda_fast_plan(spmm_cuda_state *s, const spmm_csr *A, pc_error *err)
 {
-    int rc = spmm_cuda_split_plan(s, A, FAST_SEG, FAST_SEG, err);
-    if (rc)
+    int rc;
+    if (s->K == 1 && (rc = spmm_cuda_adaptive_plan(s, A, err)) != 0)
+        return rc; /* row blocks for the CSR-Stream candidate */
+    if ((rc = spmm_cuda_split_plan(s, A, FAST_SEG, FAST_SEG, err)) != 0)
         return rc;
     int dev = 0;
     SPMM_CU(cudaGetDevice(&dev), "cudaGetDevice");
@@ -321,6 +328,8 @@ const char *spmm_cuda_fast_name(const spmm_cuda_state *s)
 {
     static char buf[64];
     const fast_cfg *f = &fast_cfgs[s->fast_cfg];
+    if (f->persist == 2)
+        return "csr-stream row blocks";
     snprintf(buf, sizeof buf, "vec%d c%d s%d%s", f->vec, f->c, f->s, f->persist ? " persistent" : "");
     return buf;
 }

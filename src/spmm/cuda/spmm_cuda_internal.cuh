@@ -104,6 +104,9 @@ int spmm_cuda_seed_launch(spmm_cuda_state *s, pc_error *err);
 int spmm_cuda_adaptive_plan(spmm_cuda_state *s, const spmm_csr *A, pc_error *err);
 int spmm_cuda_transpose_x(spmm_cuda_state *s, pc_error *err);
 int spmm_cuda_adaptive_launch(spmm_cuda_state *s, pc_error *err);
+/* The row-block kernel alone on X transposed (Xt; X itself when K = 1);
+ * single rows longer than long_min are left to the segment kernel. */
+int spmm_cuda_adaptive_blocks(spmm_cuda_state *s, const double *Xt, int32_t long_min, pc_error *err);
 
 /* cuSPARSE (spmm_cuda_cusparse.cu). */
 int spmm_cuda_cusparse_plan(spmm_cuda_state *s, pc_error *err);
