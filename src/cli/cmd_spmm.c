@@ -151,6 +151,15 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
         d2h += tm.d2h_s > 0 ? tm.d2h_s : 0;
     }
     int stable = memcmp(Ycheck, Y, len * sizeof *Y) == 0;
+    if (!stable && impl->varies) {
+        /* Not reproducible by design: the last run must pass on its own. */
+        spmm_verdict last;
+        spmm_oracle_check(orc, Y, &last);
+        stable = last.pass;
+        if (!last.pass)
+            v = last;
+        pc_kv_bool(&r->metrics, "bitwise_repeatable", 0);
+    }
     r->reps = (int)o->reps;
     r->seconds = pc_time_median(times, (size_t)o->reps);
     r->throughput = r->seconds > 0 ? 2.0 * (double)A->coo->nnz * K / r->seconds * 1e-9 : 0.0;

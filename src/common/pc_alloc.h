@@ -10,6 +10,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Allocates n bytes aligned to 64 bytes (cache line, AVX-512 friendly).
  * Returns NULL when n == 0 is not the issue: pc_malloc(0) returns a valid
  * unique pointer. NULL means out of memory (real or injected). */
@@ -49,5 +53,9 @@ void pc_alloc_reset_peak(void);
 
 /* Number of allocation calls since program start. */
 long pc_alloc_calls(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

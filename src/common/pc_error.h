@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     PC_OK = 0,
     PC_EINVAL = -1,   /* bad argument (caller's fault) */
@@ -43,5 +47,9 @@ int pc_error_nomem(pc_error *err, const char *what);
 
 /* Short name of a return code ("ENOMEM"...). */
 const char *pc_error_name(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

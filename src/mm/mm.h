@@ -22,6 +22,10 @@
 
 #include "pc_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum mm_field { MM_FIELD_REAL, MM_FIELD_INTEGER, MM_FIELD_PATTERN };
 enum mm_symmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC };
 enum mm_format { MM_COORDINATE, MM_ARRAY };
@@ -78,5 +82,9 @@ int mm_read_buffer(const char *name, const char *buf, size_t len, mm_coo *out,
  * PC_EINVAL or PC_EIO; mm_write_file also fills err. */
 int mm_write_stream(FILE *f, const mm_coo *m);
 int mm_write_file(const char *path, const mm_coo *m, pc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include "mm.h"
 #include "pc_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Compressed sparse rows: row i holds entries irp[i] .. irp[i+1]-1. */
 typedef struct spmm_csr {
     int32_t m, n;
@@ -102,6 +106,10 @@ struct spmm_impl {
     int (*run)(const spmm_impl *self, void *state, const spmm_matrix *A, const double *X,
                int K, double *Y, int threads, spmm_timing *t, pc_error *err);
     void (*release)(void *state);
+    /* 1 when repeated runs may differ in the last bits (a vendor library
+     * whose reductions are not reproducible): every run is then checked
+     * against the oracle instead of compared bit for bit with the first. */
+    int varies;
 };
 
 int spmm_impl_count(void);
@@ -135,5 +143,9 @@ int spmm_gen_coo(const spmm_gen_params *p, mm_coo *out, pc_error *err);
 
 /* Dense X for a run: uniform in [-1, 1), or integers in [-8, 8] with ints. */
 int spmm_make_x(int32_t n, int K, uint64_t seed, int ints, double **X, pc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
