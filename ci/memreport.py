@@ -50,11 +50,24 @@ def parse_massif(path):
     return snaps
 
 
-def attributed(node, names):
+def excluded(node, excl):
+    """Bytes of node's subtree allocated with an excluded function on the stack."""
     size, fn, kids = node
-    if fn in names:
+    if fn in excl:
         return size
-    return sum(attributed(k, names) for k in kids)
+    return sum(excluded(k, excl) for k in kids)
+
+
+def attributed(node, names, excl=frozenset()):
+    """Bytes below any function of names whose stack holds none of excl.
+    The massif tree runs from the allocation function towards main, so an
+    excluded function may sit on either side of the attributed one."""
+    size, fn, kids = node
+    if fn in excl:
+        return 0
+    if fn in names:
+        return size - sum(excluded(k, excl) for k in kids)
+    return sum(attributed(k, names, excl) for k in kids)
 
 
 def fmt_mib(b):
@@ -83,12 +96,15 @@ def evaluate(case, rep):
     except OSError as e:
         row["note"] = "no massif output (%s)" % e.strerror
         return row
-    names = set(a.strip() for a in case["attr"].split(","))
+    attrs = [a.strip() for a in case["attr"].split(",") if a.strip()]
+    names = set(a for a in attrs if not a.startswith("-"))
+    excl = frozenset(a[1:] for a in attrs if a.startswith("-"))
     row["heap"] = max((s["heap"] for s in snaps), default=0)
     if "*" in names:
         row["peak"] = row["heap"]
     else:
-        row["peak"] = max((attributed(s["tree"], names) for s in snaps if s["tree"]), default=0)
+        row["peak"] = max((attributed(s["tree"], names, excl) for s in snaps if s["tree"]),
+                          default=0)
     try:
         with open(base + ".json", encoding="utf-8") as f:
             js = json.load(f)

@@ -15,4 +15,14 @@ for s in $(ls ci/report.d/*.sh 2>/dev/null | sort); do
   bash "$s" || status=1
 done
 python3 ci/report_html.py report || status=1
+# Rendering check (issue 8): a headless Chromium screenshot of the page is
+# kept as report/screenshot.png when chromium is installed (it is not in
+# ci/bootstrap: too heavy for CI); skipped quietly otherwise.
+chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -n "$chrome" ] && [ -f report/index.html ]; then
+  timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --screenshot="$PWD/report/screenshot.png" --window-size=1300,2000 \
+    "file://$PWD/report/index.html" >/dev/null 2>&1 &&
+    echo "report: screenshot report/screenshot.png"
+fi
 exit $status

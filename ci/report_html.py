@@ -75,6 +75,9 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set key outside right top
 set ylabel "%s"
+# headroom: autoscaling stopped at the tallest bar's top, which the frame cut
+set yrange [0:*]
+set offsets 0, 0, graph 0.08, 0
 set xtics rotate by -30
 set datafile missing "-"
 set title "%s: throughput of every implementation that passed"

@@ -33,17 +33,8 @@
 #define FUZZ_MM_MAX_ELL_SLOTS (1 << 16)
 #define FUZZ_MM_K 3
 
-/* Prints what failed and traps: the fuzzers record the input. */
-#define FUZZ_CHECK(cond, ...)                                             \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            fprintf(stderr, "fuzz_mm: %s:%d: check failed: %s: ", __FILE__, \
-                    __LINE__, #cond);                                     \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fputc('\n', stderr);                                          \
-            abort();                                                      \
-        }                                                                 \
-    } while (0)
+#define FUZZ_NAME "fuzz_mm"
+#include "fuzz_check.h"
 
 static int same_double(double a, double b)
 {

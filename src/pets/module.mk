@@ -24,3 +24,10 @@ $(BUILD)/gen/pets_kernels.h: $(PETS_CL) src/pets/module.mk
 	   cat $(PETS_CL) | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/'; \
 	   echo ';'; } > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/src/pets/pets_ocl.o: $(BUILD)/gen/pets_kernels.h
+
+# Fuzz targets of this domain (fuzz/fuzz_{dag,stg,wfcommons,dax}.c) share
+# their checks and the memory-file import helper.
+FUZZ_EXTRA_SRC_dag       := fuzz/pets_check.c
+FUZZ_EXTRA_SRC_stg       := fuzz/pets_check.c
+FUZZ_EXTRA_SRC_wfcommons := fuzz/pets_check.c
+FUZZ_EXTRA_SRC_dax       := fuzz/pets_check.c

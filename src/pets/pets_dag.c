@@ -132,7 +132,9 @@ int pets_dag_build(pets_dag *dag, int32_t ntasks, int32_t nprocs, const int64_t 
     int rc = dag_check_sizes(ntasks, nprocs, cost, edges, nedges, path, err);
     if (rc)
         return rc;
-    qsort(edges, (size_t)nedges, sizeof *edges, edge_cmp);
+    /* edges is NULL for a graph without edges: qsort's pointer must not be */
+    if (nedges > 1)
+        qsort(edges, (size_t)nedges, sizeof *edges, edge_cmp);
     for (int64_t k = 1; k < nedges; k++)
         if (edges[k].from == edges[k - 1].from && edges[k].to == edges[k - 1].to)
             return pc_error_set(err, PC_EFORMAT, path, edges[k].line,

@@ -161,7 +161,10 @@ int pets_import_workflow(pets_dag *dag, const char *path, int32_t n, const int64
         pc_free(stamp);
         return pc_error_nomem(err, "importing a workflow");
     }
-    memcpy(fr, refs, (size_t)nrefs * sizeof *fr);
+    /* refs and edges are NULL when a workflow has no file references or
+     * no parent links: memcpy and qsort must not be given them */
+    if (nrefs > 0)
+        memcpy(fr, refs, (size_t)nrefs * sizeof *fr);
     qsort(fr, (size_t)nrefs, sizeof *fr, fref_cmp);
     for (int64_t k = 0; k < nrefs; k++)
         off[fr[k].task + 1]++;
@@ -170,7 +173,8 @@ int pets_import_workflow(pets_dag *dag, const char *path, int32_t n, const int64
     for (int32_t f = 0; f < nfiles; f++)
         stamp[f] = -1;
     /* merge repeated (parent, child) pairs */
-    qsort(edges, (size_t)nedges, sizeof *edges, pair_cmp);
+    if (nedges > 1)
+        qsort(edges, (size_t)nedges, sizeof *edges, pair_cmp);
     int64_t m = 0;
     for (int64_t k = 0; k < nedges; k++)
         if (!m || edges[m - 1].from != edges[k].from || edges[m - 1].to != edges[k].to)

@@ -29,6 +29,9 @@
 #include "pc_file.h"
 #include "sa.h"
 
+/* The launcher's helpers exist only in builds with MPI: without it they
+ * would be unused static functions (an error under -Werror). */
+#if PC_HAVE_MPI
 extern char **environ;
 
 #define SA_MPI_PROG "parcheck-sa-mpi"
@@ -193,6 +196,7 @@ static int read_sa(const char *path, int32_t n, int32_t *SA, pc_error *err)
     pc_free(d);
     return rc;
 }
+#endif /* PC_HAVE_MPI */
 
 int sa_run_external(const sa_impl *impl, const char *path, int32_t n, int np,
                     int threads, int32_t *SA, double *seconds, pc_error *err)
