@@ -49,9 +49,10 @@ int sa_check_size(size_t n, const char *what, pc_error *err);
 
 /* Manber-Myers prefix doubling with bucket refinement (bh/b2h bit vectors,
  * cnt per bucket head, the suffix of length h placed first in its bucket
- * as an implicit sentinel), early stop once every bucket is a singleton.
+ * as an implicit sentinel), first sorted by as many bytes as fit 64 bits,
+ * early stop once every bucket is a singleton.
  * Suffixes alone in their bucket are skipped by later stages. O(n log n)
- * time; work space 8n + n/2 bytes beyond T and SA. Ignores
+ * time; work space 8n + n/2 bytes + 896 KB beyond T and SA. Ignores
  * threads. */
 int sa_build_seq(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
