@@ -24,13 +24,14 @@
  *
  * Memory beyond T and SA: prm (4n) and cnt (4n, also the copy buffer of
  * the re-ranking) in one block, which the first stage uses as n 64-bit
- * keys; four bit vectors (n/2); the radix counters and scratch (O(1),
- * 896 KB): 13.5n + 896 KB with T and SA, and the LCP (Kasai, after the
+ * keys; four bit vectors (n/2); the radix counters and scratch of the
+ * first stage (O(1), 1.1 MB): 13.5n + 1.1 MB with T and SA, and the LCP (Kasai, after the
  * work space is freed) needs 13n. */
 #include <string.h>
 
 #include "pc_alloc.h"
 #include "sa.h"
+#include "sa_radix.h"
 
 typedef uint64_t word;
 #define WBITS 64
@@ -64,144 +65,15 @@ enum { PF = 16 };
 #define PREFETCH_R(p) __builtin_prefetch((p), 0, 1)
 #define PREFETCH_W(p) __builtin_prefetch((p), 1, 1)
 
-/* Initial sort: suffixes sorted by packed keys of their first k bytes.
- * RDIG: bits of a radix digit at most; SCR: entries of the fixed scratch
- * buffer under which a range is sorted out of place. */
-enum { MAX_K = 24, RDIG = 16, SCR = 1 << 15, SMALL = 24 };
-
-typedef struct mm_radix {
-    int32_t *count, *next; /* (1 << RDIG) + 1 counters each */
-    uint64_t *skey;        /* SCR keys and values */
-    int32_t *sval;
-} mm_radix;
-
-static void pairs_insertion(uint64_t *key, int32_t *v, int64_t m)
+/* First stage: the suffixes sorted by their first k bytes (sa_radix.c),
+ * bh set at every change of key; returns k. */
+static int mm_initial_sort(const uint8_t *T, int32_t n, int32_t *pos, uint64_t *work, word *bh,
+                           pc_error *err)
 {
-    for (int64_t i = 1; i < m; i++) {
-        uint64_t k = key[i];
-        int32_t x = v[i];
-        int64_t j = i;
-        for (; j > 0 && key[j - 1] > k; j--) {
-            key[j] = key[j - 1];
-            v[j] = v[j - 1];
-        }
-        key[j] = k;
-        v[j] = x;
-    }
-}
-
-/* Sorts the pairs (key[i], v[i]) of [0, m) by the key bits below shift
- * (the bits above are equal): MSD radix sort, one digit of about log2(m)
- * bits per level, out of place through the scratch buffer for short
- * ranges and in place (American flag cycles) for long ones, insertion
- * sort at the bottom. Depth <= 64 / 4 levels. */
-static void mm_radix_sort(mm_radix *rx, uint64_t *key, int32_t *v, int64_t m, int shift)
-{
-    if (m <= SMALL) {
-        pairs_insertion(key, v, m);
-        return;
-    }
-    if (shift <= 0)
-        return;
-    int dbits = 4;
-    while (dbits < RDIG && ((int64_t)1 << dbits) < m)
-        dbits++;
-    dbits = dbits > shift ? shift : dbits;
-    int sh = shift - dbits;
-    int32_t nd = 1 << dbits, mask = nd - 1, *count = rx->count, *next = rx->next;
-    memset(count, 0, sizeof(int32_t) * (size_t)(nd + 1));
-    for (int64_t i = 0; i < m; i++)
-        count[((key[i] >> sh) & (uint64_t)mask) + 1]++;
-    for (int32_t d = 0; d < nd; d++)
-        count[d + 1] += count[d];
-    if (m <= SCR) {
-        for (int64_t i = 0; i < m; i++) {
-            int32_t j = count[(key[i] >> sh) & (uint64_t)mask]++;
-            rx->skey[j] = key[i];
-            rx->sval[j] = v[i];
-        }
-        memcpy(key, rx->skey, sizeof *key * (size_t)m);
-        memcpy(v, rx->sval, sizeof *v * (size_t)m);
-    } else {
-        /* count[d] = start of digit d, next[d] = its first unplaced slot */
-        memcpy(next, count, sizeof(int32_t) * (size_t)nd);
-        for (int32_t d = 0; d < nd; d++)
-            while (next[d] < count[d + 1]) {
-                uint64_t k = key[next[d]];
-                int32_t x = v[next[d]];
-                int32_t e;
-                while ((e = (int32_t)((k >> sh) & (uint64_t)mask)) != d) {
-                    int32_t j = next[e]++;
-                    uint64_t k2 = key[j];
-                    int32_t x2 = v[j];
-                    key[j] = k;
-                    v[j] = x;
-                    k = k2;
-                    x = x2;
-                }
-                key[next[d]] = k;
-                v[next[d]] = x;
-                next[d]++;
-            }
-    }
-    /* the runs of one digit, found again from the keys since count is
-     * shared by the levels */
-    for (int64_t i = 0; i < m;) {
-        uint64_t d = key[i] >> sh;
-        int64_t e = i + 1;
-        while (e < m && key[e] >> sh == d)
-            e++;
-        if (e - i > 1)
-            mm_radix_sort(rx, key + i, v + i, e - i, sh);
-        i = e;
-    }
-}
-
-/* First stage: sorts the suffixes by their first k bytes, k as large as the
- * alphabet allows in 64 bits (7 for arbitrary bytes, 9 for English text),
- * so the doubling starts at h = k. Each byte gets a code keeping the byte
- * order with 0 past the end (which sorts first); the key of suffix i is
- * rolled from the key of i + 1 in one backward pass over T. A counting
- * sort by the top RDIG bits scatters (key, position) pairs into work and
- * pos, then each top bucket is radix sorted on the remaining bits. Sets bh
- * and returns k. */
-static int mm_initial_sort(const uint8_t *T, int32_t n, int32_t *pos, uint64_t *work,
-                           mm_radix *rx, word *bh)
-{
-    uint16_t code[256] = { 0 };
-    for (int32_t i = 0; i < n; i++)
-        code[T[i]] = 1;
-    int sigma = 0, b = 1;
-    for (int c = 0; c < 256; c++)
-        if (code[c])
-            code[c] = (uint16_t)++sigma;
-    while ((1 << b) <= sigma)
-        b++;
-    int k = 64 / b > MAX_K ? MAX_K : 64 / b, kb = b * k, top = kb - RDIG;
-    int32_t *count = rx->count;
-    memset(count, 0, sizeof(int32_t) * ((1 << RDIG) + 1));
-    uint64_t key = 0;
-    for (int32_t i = n - 1; i >= 0; i--) {
-        key = key >> b | (uint64_t)code[T[i]] << (kb - b);
-        count[(key >> top) + 1]++;
-    }
-    for (int32_t d = 0; d < 1 << RDIG; d++)
-        count[d + 1] += count[d];
-    key = 0;
-    for (int32_t i = n - 1; i >= 0; i--) {
-        key = key >> b | (uint64_t)code[T[i]] << (kb - b);
-        int32_t j = count[key >> top]++;
-        pos[j] = i;
-        work[j] = key;
-    }
-    for (int32_t l = 0; l < n;) {
-        int32_t r = l + 1;
-        while (r < n && work[r] >> top == work[l] >> top)
-            r++;
-        if (r - l > 1)
-            mm_radix_sort(rx, work + l, pos + l, r - l, top);
-        l = r;
-    }
+    int k;
+    int rc = sa_initial_sort(T, n, pos, work, 1, &k, err);
+    if (rc != PC_OK)
+        return rc;
     bit_set(bh, 0);
     for (int32_t j = 1; j < n; j++)
         if (work[j] != work[j - 1])
@@ -335,19 +207,17 @@ int sa_build_seq(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
     word *b2h = pc_calloc((size_t)nwords, sizeof *b2h);
     word *fin = pc_calloc((size_t)nwords, sizeof *fin);
     word *sparse = pc_calloc((size_t)nwords, sizeof *sparse);
-    mm_radix rx = { pc_malloc_array((1 << RDIG) + 1, sizeof(int32_t)),
-                    pc_malloc_array((1 << RDIG) + 1, sizeof(int32_t)),
-                    pc_malloc_array(SCR, sizeof(uint64_t)), pc_malloc_array(SCR, sizeof(int32_t)) };
     int rc = PC_OK;
-    if (!block || !bh || !b2h || !fin || !sparse || !rx.count || !rx.next || !rx.skey || !rx.sval)
+    if (!block || !bh || !b2h || !fin || !sparse)
         rc = pc_error_nomem(err, "sorting suffixes (seq)");
     if (rc == PC_OK) {
         int32_t *pos = SA, *prm = block, *cnt = block + n;
         bit_set(bh, n);
         bit_set(b2h, n);
         bit_set(sparse, n);
-        int64_t h0 = mm_initial_sort(T, n, pos, (uint64_t *)(void *)block, &rx, bh);
-        int64_t sorted = mm_mark_fin(bh, fin, 0, n);
+        int64_t h0 = mm_initial_sort(T, n, pos, (uint64_t *)(void *)block, bh, err);
+        int64_t sorted = h0 < 0 ? n : mm_mark_fin(bh, fin, 0, n);
+        rc = h0 < 0 ? (int)h0 : PC_OK;
         if (sorted < n)
             for (int32_t c = 0; c < n; c++)
                 prm[pos[c]] = c;
@@ -365,6 +235,5 @@ int sa_build_seq(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
         }
     }
     pc_free(block); pc_free(bh); pc_free(b2h); pc_free(fin); pc_free(sparse);
-    pc_free(rx.count); pc_free(rx.next); pc_free(rx.skey); pc_free(rx.sval);
     return rc;
 }
