@@ -118,9 +118,11 @@ static int omp_collect(omp_state *st, pc_error *err)
 }
 
 /* The first groups: the suffixes sorted by their first k bytes
- * (sa_radix.c), rank = head of the run of equal keys, one block of
- * entries per thread (a block that starts inside a run walks back to its
- * head); the runs longer than 1 are the unsorted groups. */
+ * (sa_radix.c); the runs of equal keys longer than 1 are the unsorted
+ * groups, counted and then emitted per block of entries (one block per
+ * thread). rank = head of the run, set in the second pass and only when
+ * there is a next step (on random bytes every run is a singleton). A
+ * block that starts inside a run walks back to its head. */
 static int omp_initial(omp_state *st, int *k, pc_error *err)
 {
     int32_t n = st->n;
@@ -133,16 +135,9 @@ static int omp_initial(omp_state *st, int *k, pc_error *err)
 #pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
     for (int t = 0; t < nt; t++) {
         int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
-        int32_t head = lo;
-        while (head > 0 && key[head] == key[head - 1])
-            head--;
         int64_t groups = 0;
-        for (int32_t j = lo; j < hi; j++) {
-            if (j > 0 && key[j] != key[j - 1])
-                head = j;
-            st->rank[st->SA[j]] = head;
-            groups += head == j && j + 1 < n && key[j + 1] == key[j];
-        }
+        for (int32_t j = lo; j < hi; j++)
+            groups += (j == 0 || key[j] != key[j - 1]) && j + 1 < n && key[j + 1] == key[j];
         part[t] = groups;
     }
     int64_t total = omp_exclusive_sum(part, nt);
@@ -150,17 +145,26 @@ static int omp_initial(omp_state *st, int *k, pc_error *err)
     if (!st->groups)
         return pc_error_nomem(err, "sorting suffixes (omp groups)");
     st->ngroups = total;
+    if (total == 0)
+        return PC_OK;
 #pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
     for (int t = 0; t < nt; t++) {
         int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
         uint64_t *out = st->groups + part[t];
-        for (int32_t j = lo; j < hi; j++)
-            if ((j == 0 || key[j] != key[j - 1]) && j + 1 < n && key[j + 1] == key[j]) {
+        int32_t head = lo;
+        while (head > 0 && key[head] == key[head - 1])
+            head--;
+        for (int32_t j = lo; j < hi; j++) {
+            if (j > 0 && key[j] != key[j - 1])
+                head = j;
+            st->rank[st->SA[j]] = head;
+            if (head == j && j + 1 < n && key[j + 1] == key[j]) {
                 int32_t e = j + 1;
                 while (e < n && key[e] == key[j])
                     e++;
                 *out++ = (uint64_t)j << 32 | (uint32_t)(e - j);
             }
+        }
     }
     return PC_OK;
 }

@@ -181,7 +181,11 @@ void sa_sort_u64(uint64_t *a, int64_t m)
  * the per-thread scratch under which a range is sorted out of place;
  * SMALL: insertion sort below. MAX_K bounds the bytes of a key (a text of
  * one or two symbols would otherwise read 32 to 64 bytes per suffix). */
-enum { MAX_K = 24, RDIG = 16, NDIG = 1 << RDIG, SCR = 1 << 15, SMALL = 24 };
+#ifndef SA_TOPB
+#define SA_TOPB 12
+#endif
+enum { MAX_K = 24, RDIG = 16, NDIG = 1 << RDIG, TOPB = SA_TOPB, NTOP = 1 << TOPB, SCR = 1 << 15,
+       SMALL = 24 };
 
 typedef struct radix_scratch {
     int32_t *count, *next; /* NDIG + 1 counters each */
@@ -289,11 +293,11 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
     /* one block: per thread SCR scratch keys, then the counters (NDIG per
      * thread), bucket starts and per thread count, next and SCR values */
     size_t per = 2 * (NDIG + 1) + SCR;
-    uint64_t *skey = pc_malloc_array((size_t)nt * SCR * 2 + (size_t)nt * NDIG + NDIG + 1 +
+    uint64_t *skey = pc_malloc_array((size_t)nt * SCR * 2 + (size_t)nt * NTOP + NTOP + 1 +
                                          (size_t)nt * per, sizeof(int32_t));
     int ok = skey != NULL;
     int32_t *hist = ok ? (int32_t *)(skey + (size_t)nt * SCR) : NULL;
-    int32_t *bstart = ok ? hist + (size_t)nt * NDIG : NULL;
+    int32_t *bstart = ok ? hist + (size_t)nt * NTOP : NULL;
     if (ok) {
         uint16_t code[256] = { 0 };
         /* the alphabet: per-thread flags in the counters, then merged */
@@ -301,7 +305,7 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
         {
             int tn, t;
             team_me(&tn, &t);
-            int32_t *seen = hist + (int64_t)t * NDIG;
+            int32_t *seen = hist + (int64_t)t * NTOP;
             memset(seen, 0, sizeof(int32_t) * 256);
             for (int64_t i = (int64_t)n * t / tn; i < (int64_t)n * (t + 1) / tn; i++)
                 seen[T[i]] = 1;
@@ -309,7 +313,7 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
 #pragma omp single
             for (int c = 0; c < 256; c++)
                 for (int u = 0; u < tn; u++)
-                    code[c] |= (uint16_t)hist[(int64_t)u * NDIG + c];
+                    code[c] |= (uint16_t)hist[(int64_t)u * NTOP + c];
         }
         int sigma = 0, b = 1;
         for (int c = 0; c < 256; c++)
@@ -317,7 +321,7 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
                 code[c] = (uint16_t)++sigma;
         while ((1 << b) <= sigma)
             b++;
-        int k = 64 / b > MAX_K ? MAX_K : 64 / b, kb = b * k, top = kb - RDIG;
+        int k = 64 / b > MAX_K ? MAX_K : 64 / b, kb = b * k, top = kb - TOPB;
         *kout = k;
         /* counting sort by the top digit: each thread rolls the keys of its
          * block of text positions backwards (the key of i from the key of
@@ -327,8 +331,8 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
             int tn, t;
             team_me(&tn, &t);
             int64_t lo = (int64_t)n * t / tn, hi = (int64_t)n * (t + 1) / tn;
-            int32_t *h = hist + (int64_t)t * NDIG;
-            memset(h, 0, sizeof(int32_t) * NDIG);
+            int32_t *h = hist + (int64_t)t * NTOP;
+            memset(h, 0, sizeof(int32_t) * NTOP);
             uint64_t k0 = key_at(T, n, code, b, k, hi), kk = k0;
             for (int64_t i = hi - 1; i >= lo; i--) {
                 kk = kk >> b | (uint64_t)code[T[i]] << (kb - b);
@@ -338,15 +342,15 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
 #pragma omp single
             {
                 int64_t sum = 0;
-                for (int d = 0; d < NDIG; d++) {
+                for (int d = 0; d < NTOP; d++) {
                     bstart[d] = (int32_t)sum;
                     for (int u = 0; u < tn; u++) {
-                        int32_t c = hist[(int64_t)u * NDIG + d];
-                        hist[(int64_t)u * NDIG + d] = (int32_t)sum;
+                        int32_t c = hist[(int64_t)u * NTOP + d];
+                        hist[(int64_t)u * NTOP + d] = (int32_t)sum;
                         sum += c;
                     }
                 }
-                bstart[NDIG] = (int32_t)sum;
+                bstart[NTOP] = (int32_t)sum;
             }
             kk = k0;
             for (int64_t i = hi - 1; i >= lo; i--) {
@@ -357,11 +361,11 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
             }
 #pragma omp barrier
             /* the buckets of the top digit, spread over the threads */
-            int32_t *mine = bstart + NDIG + 1 + (size_t)t * per;
+            int32_t *mine = bstart + NTOP + 1 + (size_t)t * per;
             radix_scratch rx = { mine, mine + NDIG + 1, skey + (size_t)t * SCR,
                                  mine + 2 * (NDIG + 1) };
 #pragma omp for schedule(dynamic, 16)
-            for (int d = 0; d < NDIG; d++)
+            for (int d = 0; d < NTOP; d++)
                 if (bstart[d + 1] - bstart[d] > 1)
                     pairs_radix_sort(&rx, key + bstart[d], SA + bstart[d],
                                      bstart[d + 1] - bstart[d], top);
