@@ -276,13 +276,34 @@ static void pairs_radix_sort(radix_scratch *rx, uint64_t *key, int32_t *v, int64
     }
 }
 
-/* The key of suffix i: code[T[i]] in the top b bits, k bytes. */
-static uint64_t key_at(const uint8_t *T, int32_t n, const uint16_t *code, int b, int k, int64_t i)
+/* Keys: the first k byte codes of a suffix as the digits of a number in
+ * base P = sigma + 1 (0 past the end), the first the most significant, so
+ * that numeric order is the order of the k-prefixes and the values fill
+ * [0, P^k) evenly; pk1 = P^(k - 1). */
+typedef struct key_code {
+    uint16_t code[256];
+    uint64_t P, pk1;
+    int k;
+} key_code;
+
+static inline uint64_t key_digit(const key_code *kc, const uint8_t *T, int32_t n, int64_t i)
+{
+    return i < n ? kc->code[T[i]] : 0;
+}
+
+static uint64_t key_at(const key_code *kc, const uint8_t *T, int32_t n, int64_t i)
 {
     uint64_t key = 0;
-    for (int t = 0; t < k; t++)
-        key = key << b | (i + t < n ? code[T[i + t]] : 0);
+    for (int t = 0; t < kc->k; t++)
+        key = key * kc->P + key_digit(kc, T, n, i + t);
     return key;
+}
+
+/* The key of i + 1 from the key of i (multiplications only). */
+static inline uint64_t key_roll(const key_code *kc, const uint8_t *T, int32_t n, uint64_t key,
+                                int64_t i)
+{
+    return (key - key_digit(kc, T, n, i) * kc->pk1) * kc->P + key_digit(kc, T, n, i + kc->k);
 }
 
 int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int threads,
@@ -299,7 +320,8 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
     int32_t *hist = ok ? (int32_t *)(skey + (size_t)nt * SCR) : NULL;
     int32_t *bstart = ok ? hist + (size_t)nt * NTOP : NULL;
     if (ok) {
-        uint16_t code[256] = { 0 };
+        key_code kc = { .code = { 0 } };
+        uint16_t *code = kc.code;
         /* the alphabet: per-thread flags in the counters, then merged */
 #pragma omp parallel num_threads(nt) if (par)
         {
@@ -315,17 +337,25 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
                 for (int u = 0; u < tn; u++)
                     code[c] |= (uint16_t)hist[(int64_t)u * NTOP + c];
         }
-        int sigma = 0, b = 1;
+        int sigma = 0;
         for (int c = 0; c < 256; c++)
             if (code[c])
                 code[c] = (uint16_t)++sigma;
-        while ((1 << b) <= sigma)
-            b++;
-        int k = 64 / b > MAX_K ? MAX_K : 64 / b, kb = b * k, top = kb - TOPB;
-        *kout = k;
+        kc.P = (uint64_t)sigma + 1;
+        kc.pk1 = 1;
+        kc.k = 1;
+        while (kc.k < MAX_K && kc.pk1 * kc.P <= UINT64_MAX / kc.P) {
+            kc.pk1 *= kc.P;
+            kc.k++;
+        }
+        /* the top digit: the highest TOPB bits that keys can have */
+        uint64_t maxkey = kc.pk1 * kc.P - 1;
+        int top = 64 - __builtin_clzll(maxkey) - TOPB;
+        top = top < 0 ? 0 : top;
+        *kout = kc.k;
         /* counting sort by the top digit: each thread rolls the keys of its
-         * block of text positions backwards (the key of i from the key of
-         * i + 1), counts, then scatters (key, position) pairs */
+         * block of text positions forwards (the key of i + 1 from the key
+         * of i), counts, then scatters (key, position) pairs */
 #pragma omp parallel num_threads(nt) if (par)
         {
             int tn, t;
@@ -333,11 +363,9 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
             int64_t lo = (int64_t)n * t / tn, hi = (int64_t)n * (t + 1) / tn;
             int32_t *h = hist + (int64_t)t * NTOP;
             memset(h, 0, sizeof(int32_t) * NTOP);
-            uint64_t k0 = key_at(T, n, code, b, k, hi), kk = k0;
-            for (int64_t i = hi - 1; i >= lo; i--) {
-                kk = kk >> b | (uint64_t)code[T[i]] << (kb - b);
+            uint64_t k0 = lo < hi ? key_at(&kc, T, n, lo) : 0, kk = k0;
+            for (int64_t i = lo; i < hi; kk = key_roll(&kc, T, n, kk, i), i++)
                 h[kk >> top]++;
-            }
 #pragma omp barrier
 #pragma omp single
             {
@@ -353,8 +381,7 @@ int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int
                 bstart[NTOP] = (int32_t)sum;
             }
             kk = k0;
-            for (int64_t i = hi - 1; i >= lo; i--) {
-                kk = kk >> b | (uint64_t)code[T[i]] << (kb - b);
+            for (int64_t i = lo; i < hi; kk = key_roll(&kc, T, n, kk, i), i++) {
                 int32_t j = h[kk >> top]++;
                 SA[j] = (int32_t)i;
                 key[j] = kk;

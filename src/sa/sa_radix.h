@@ -18,8 +18,8 @@ void sa_radix_sort_hi(uint64_t *a, uint64_t *tmp, int64_t m, int keybits, int th
 void sa_sort_u64(uint64_t *a, int64_t m);
 
 /* First stage of the prefix doubling: sorts SA[0..n) (n >= 2) by the
- * first k bytes of each suffix, k as many as fit 64 bits for the alphabet
- * of T (byte codes 1..sigma in byte order, 0 past the end: 7 for arbitrary
+ * first k bytes of each suffix, k as many as fit 64 bits as base sigma + 1 digits
+ * (byte codes 1..sigma in byte order, 0 past the end: 7 for arbitrary
  * bytes, 9 for English text), with `threads` threads when n >= 65536.
  * key[j] receives the packed k-prefix of SA[j], so the k-buckets are the
  * runs of equal key; *k receives k. Ties are in no particular order.
