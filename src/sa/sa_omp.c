@@ -6,9 +6,11 @@
  * (rank[s + h] + 1) << 32 | s, then re-ranks. The keys of a step are all read
  * before any rank is written (phase A, then B), so threads never race and
  * the result does not depend on scheduling. Groups are spread over threads
- * (dynamic schedule); a group larger than n/64 is instead sorted by all
- * threads at once with the parallel radix sort. Sorted groups are never
- * touched again, which is where the doubling saves its time on text. */
+ * (dynamic schedule); a group larger than n/64 is instead sorted and
+ * re-ranked by all threads at once. Sorted groups are never touched again,
+ * which is where the doubling saves its time on text. The first groups come
+ * from the k-byte radix sort of sa_radix.c (k = 9 on English text), so the
+ * first step has h = k. */
 #include <string.h>
 
 #include "pc_alloc.h"
@@ -51,6 +53,28 @@ static int32_t omp_rerank(omp_state *st, int32_t l, int32_t len)
     }
     nsub += l + len - head > 1;
     return nsub;
+}
+
+/* omp_rerank of one large group by all threads: a block of entries per
+ * thread, each block walking back to the head of the run it starts in. */
+static int32_t omp_rerank_big(omp_state *st, int32_t l, int32_t len)
+{
+    int nt = st->threads;
+    int64_t nsub = 0;
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : nsub)
+    for (int t = 0; t < nt; t++) {
+        int32_t lo = l + (int32_t)((int64_t)len * t / nt);
+        int32_t hi = l + (int32_t)((int64_t)len * (t + 1) / nt), head = lo;
+        while (head > l && key_of(st->w[head]) == key_of(st->w[head - 1]))
+            head--;
+        for (int32_t j = lo; j < hi; j++) {
+            if (j > l && key_of(st->w[j]) != key_of(st->w[j - 1]))
+                head = j;
+            st->rank[st->SA[j]] = head;
+            nsub += head == j && j + 1 < l + len && key_of(st->w[j + 1]) == key_of(st->w[j]);
+        }
+    }
+    return (int32_t)nsub;
 }
 
 /* Writes the unsorted subgroups of one re-ranked group at out. */
@@ -209,8 +233,16 @@ static int omp_step(omp_state *st, int64_t h, pc_error *err)
         }
     }
 #pragma omp parallel for schedule(dynamic, 256) num_threads(st->threads) if (st->par)
-    for (int64_t g = 0; g < st->ngroups; g++)
-        st->sub[g] = omp_rerank(st, (int32_t)(st->groups[g] >> 32), (int32_t)(uint32_t)st->groups[g]);
+    for (int64_t g = 0; g < st->ngroups; g++) {
+        int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
+        if (!(st->par && len >= big))
+            st->sub[g] = omp_rerank(st, l, len);
+    }
+    for (int64_t g = 0; st->par && g < st->ngroups; g++) {
+        int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
+        if (len >= big)
+            st->sub[g] = omp_rerank_big(st, l, len);
+    }
     return omp_collect(st, err);
 }
 
