@@ -3,7 +3,8 @@
 # trained on the shared English texts when present, else the built-in
 # paragraph) and 50 MB of random bytes; seq, omp with 1 and 2 threads and
 # divsufsort, in the same run. Rows go to report/bench.csv, the plot to
-# report/bench-sa.svg, the JSON of each run to report/bench-sa-*.json.
+# report/bench-sa.svg, the JSON of each run to report/bench-sa-*.json, the
+# load average before each run to report/bench-sa-load.txt.
 # SA_BENCH_BYTES overrides the size, SA_BENCH_REPS the repetitions.
 set -u
 P=${PARCHECK:?PARCHECK must name the parcheck binary}
@@ -11,6 +12,7 @@ BYTES=${SA_BENCH_BYTES:-50000000}
 REPS=${SA_BENCH_REPS:-3}
 DATA=${PARCHECK_DATA:-../shared/data}
 mkdir -p report/inputs
+: > report/bench-sa-load.txt
 train=()
 for f in alice29.txt lcet10.txt plrabn12.txt asyoulik.txt; do
   [ -f "$DATA/texts/$f" ] && train+=(--train "$DATA/texts/$f")
@@ -33,17 +35,19 @@ for c in text random; do
   f=report/inputs/sa-bench-$c
   for spec in "seq 1" "divsufsort 1" "omp 1" "omp 2"; do
     set -- $spec
+    # the machine is shared: the load before each run goes with the figures
+    echo "load before sa $c $1 $2 threads: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a report/bench-sa-load.txt
     j=report/bench-sa-$c-$1-$2.json
     "$P" sa "$f" --impl "$1" --threads "$2" --reps "$REPS" --json "$j" || status=1
     row "$c" "$j" "$1" "$2"
     grep -E "^sa,$c,$1,$2," report/bench.csv | tail -n 1
   done
 done
-# speed-ups and targets, measured in this run
+# speed-ups and targets, measured in this run (the last rows: bench.csv accumulates)
 python3 - <<'PY' > report/bench-sa.txt
 import csv
 rows = [r for r in csv.DictReader(open('report/bench.csv')) if r['domain'] == 'sa']
-get = lambda c, i, t: next((float(r['throughput']) for r in rows if r['case'] == c and r['impl'] == i and r['threads'] == t), float('nan'))
+get = lambda c, i, t: next((float(r['throughput']) for r in reversed(rows) if r['case'] == c and r['impl'] == i and r['threads'] == t), float('nan'))
 for c in ('text', 'random'):
     seq, dss, o1, o2 = get(c, 'seq', '1'), get(c, 'divsufsort', '1'), get(c, 'omp', '1'), get(c, 'omp', '2')
     print('%s: seq %.2f MB/s, divsufsort %.2f, omp1 %.2f, omp2 %.2f; seq/divsufsort %.2f (target >= 0.33), omp2/seq %.2f (target >= 1.6), omp2/omp1 %.2f'

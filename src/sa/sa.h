@@ -49,17 +49,20 @@ int sa_check_size(size_t n, const char *what, pc_error *err);
 
 /* Manber-Myers prefix doubling with bucket refinement (bh/b2h bit vectors,
  * cnt per bucket head, the suffix of length h placed first in its bucket
- * as an implicit sentinel), early stop once every bucket is a singleton.
+ * as an implicit sentinel), first sorted by as many bytes as fit 64 bits,
+ * early stop once every bucket is a singleton.
  * Suffixes alone in their bucket are skipped by later stages. O(n log n)
- * time; work space 8n + n/2 bytes beyond T and SA. Ignores
+ * time; work space 8n + n/2 bytes + 896 KB beyond T and SA. Ignores
  * threads. */
 int sa_build_seq(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
-/* Parallel prefix doubling: 3-byte keys radix sorted in parallel, then each
- * step sorts only the unsorted groups by the rank h positions on (parallel
- * over groups, parallel radix sort inside the large ones) and re-ranks with
- * prefix sums. Work space 16n bytes (+8n while a group larger than n/8
- * is sorted in parallel). Same output as every other implementation. */
+/* Parallel prefix doubling: the suffixes radix sorted in parallel by their
+ * first k bytes (as many as fit 64 bits), then each step sorts only the
+ * unsorted groups by the rank h positions on (parallel over groups,
+ * parallel radix sort and re-ranking inside the large ones) and re-ranks
+ * with prefix sums. Work space 12n bytes + the group lists (+8n while a
+ * group larger than n/64 is sorted in parallel). Same output as every other
+ * implementation. */
 int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */

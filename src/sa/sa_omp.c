@@ -6,25 +6,16 @@
  * (rank[s + h] + 1) << 32 | s, then re-ranks. The keys of a step are all read
  * before any rank is written (phase A, then B), so threads never race and
  * the result does not depend on scheduling. Groups are spread over threads
- * (dynamic schedule); a group larger than n/64 is instead sorted by all
- * threads at once with the parallel radix sort. Sorted groups are never
- * touched again, which is where the doubling saves its time on text. */
+ * (dynamic schedule); a group larger than n/64 is instead sorted and
+ * re-ranked by all threads at once. Sorted groups are never touched again,
+ * which is where the doubling saves its time on text. The first groups come
+ * from the k-byte radix sort of sa_radix.c (k = 9 on English text), so the
+ * first step has h = k. */
 #include <string.h>
 
 #include "pc_alloc.h"
 #include "sa.h"
 #include "sa_radix.h"
-
-/* Three bytes, each + 1 so that "past the end" (0) sorts first: 27 bits. */
-static inline uint32_t omp_key3(const uint8_t *T, int32_t n, int32_t i)
-{
-    uint32_t k = (uint32_t)(T[i] + 1) << 18;
-    if (i + 1 < n)
-        k |= (uint32_t)(T[i + 1] + 1) << 9;
-    if (i + 2 < n)
-        k |= (uint32_t)(T[i + 2] + 1);
-    return k;
-}
 
 static inline uint32_t key_of(uint64_t w) { return (uint32_t)(w >> 32); }
 
@@ -64,6 +55,28 @@ static int32_t omp_rerank(omp_state *st, int32_t l, int32_t len)
     return nsub;
 }
 
+/* omp_rerank of one large group by all threads: a block of entries per
+ * thread, each block walking back to the head of the run it starts in. */
+static int32_t omp_rerank_big(omp_state *st, int32_t l, int32_t len)
+{
+    int nt = st->threads;
+    int64_t nsub = 0;
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : nsub)
+    for (int t = 0; t < nt; t++) {
+        int32_t lo = l + (int32_t)((int64_t)len * t / nt);
+        int32_t hi = l + (int32_t)((int64_t)len * (t + 1) / nt), head = lo;
+        while (head > l && key_of(st->w[head]) == key_of(st->w[head - 1]))
+            head--;
+        for (int32_t j = lo; j < hi; j++) {
+            if (j > l && key_of(st->w[j]) != key_of(st->w[j - 1]))
+                head = j;
+            st->rank[st->SA[j]] = head;
+            nsub += head == j && j + 1 < l + len && key_of(st->w[j + 1]) == key_of(st->w[j]);
+        }
+    }
+    return (int32_t)nsub;
+}
+
 /* Writes the unsorted subgroups of one re-ranked group at out. */
 static void omp_emit(const omp_state *st, int32_t l, int32_t len, uint64_t *out)
 {
@@ -76,22 +89,50 @@ static void omp_emit(const omp_state *st, int32_t l, int32_t len, uint64_t *out)
         }
 }
 
-/* Builds the list of unsorted groups from st->sub counts (prefix sums). */
-static int omp_collect(omp_state *st, pc_error *err)
+/* Turns part[0..nt) into exclusive prefix sums; returns the total. */
+static int64_t omp_exclusive_sum(int64_t *part, int nt)
 {
     int64_t total = 0;
-    for (int64_t g = 0; g < st->ngroups; g++) {
-        int32_t c = st->sub[g];
-        st->sub[g] = (int32_t)total; /* fits: groups <= n / 2 */
+    for (int t = 0; t < nt; t++) {
+        int64_t c = part[t];
+        part[t] = total;
         total += c;
     }
+    return total;
+}
+
+/* Builds the list of unsorted groups from st->sub counts: prefix sums per
+ * block of groups (one block per thread), the blocks' totals (in hist),
+ * then every group's offset, and the emission spread dynamically. */
+static int omp_collect(omp_state *st, pc_error *err)
+{
+    int nt = st->par ? st->threads : 1;
+    int64_t ng = st->ngroups, *part = st->hist;
+#pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
+    for (int t = 0; t < nt; t++) {
+        int64_t sum = 0;
+        for (int64_t g = ng * t / nt; g < ng * (t + 1) / nt; g++) {
+            int32_t c = st->sub[g];
+            st->sub[g] = (int32_t)sum; /* fits: groups <= n / 2 */
+            sum += c;
+        }
+        part[t] = sum;
+    }
+    int64_t total = omp_exclusive_sum(part, nt);
     uint64_t *next = pc_malloc_array((size_t)(total ? total : 1), sizeof *next);
     if (!next)
         return pc_error_nomem(err, "sorting suffixes (omp groups)");
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(st->threads) if (st->par)
-    for (int64_t g = 0; g < st->ngroups; g++)
-        omp_emit(st, (int32_t)(st->groups[g] >> 32), (int32_t)(uint32_t)st->groups[g],
-                 next + st->sub[g]);
+#pragma omp parallel num_threads(nt) if (st->par)
+    {
+#pragma omp for schedule(static)
+        for (int t = 0; t < nt; t++)
+            for (int64_t g = ng * t / nt; g < ng * (t + 1) / nt; g++)
+                st->sub[g] += (int32_t)part[t];
+#pragma omp for schedule(dynamic, 1024)
+        for (int64_t g = 0; g < ng; g++)
+            omp_emit(st, (int32_t)(st->groups[g] >> 32), (int32_t)(uint32_t)st->groups[g],
+                     next + st->sub[g]);
+    }
     pc_free(st->groups);
     pc_free(st->sub);
     st->sub = NULL;
@@ -100,75 +141,56 @@ static int omp_collect(omp_state *st, pc_error *err)
     return PC_OK;
 }
 
-/* The first groups: all suffixes radix sorted by their first three bytes. */
-static int omp_initial(omp_state *st, pc_error *err)
+/* The first groups: the suffixes sorted by their first k bytes
+ * (sa_radix.c); the runs of equal keys longer than 1 are the unsorted
+ * groups, counted and then emitted per block of entries (one block per
+ * thread). rank = head of the run, set in the second pass and only when
+ * there is a next step (on random bytes every run is a singleton). A
+ * block that starts inside a run walks back to its head. */
+static int omp_initial(omp_state *st, int *k, pc_error *err)
 {
     int32_t n = st->n;
-    uint64_t *tmp = pc_malloc_array((size_t)n, sizeof *tmp);
-    st->groups = pc_malloc_array(1, sizeof *st->groups);
-    st->sub = pc_malloc_array(1, sizeof *st->sub);
-    if (!tmp || !st->groups || !st->sub) {
-        pc_free(tmp);
-        return pc_error_nomem(err, "sorting suffixes (omp initial sort)");
+    const uint64_t *key = st->w;
+    int rc = sa_initial_sort(st->T, n, st->SA, st->w, st->threads, k, err);
+    if (rc != PC_OK)
+        return rc;
+    int nt = st->par ? st->threads : 1;
+    int64_t *part = st->hist;
+#pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
+    for (int t = 0; t < nt; t++) {
+        int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
+        int64_t groups = 0;
+        for (int32_t j = lo; j < hi; j++)
+            groups += (j == 0 || key[j] != key[j - 1]) && j + 1 < n && key[j + 1] == key[j];
+        part[t] = groups;
     }
-#pragma omp parallel for schedule(static) num_threads(st->threads) if (st->par)
-    for (int32_t i = 0; i < n; i++)
-        st->w[i] = (uint64_t)omp_key3(st->T, n, i) << 32 | (uint32_t)i;
-    sa_radix_sort_hi(st->w, tmp, n, 27, st->threads, st->par, st->hist);
-    pc_free(tmp);
-#pragma omp parallel for schedule(static) num_threads(st->threads) if (st->par)
-    for (int32_t j = 0; j < n; j++)
-        st->SA[j] = (int32_t)(uint32_t)st->w[j];
-    /* the whole array as one group, re-ranked and split like any other */
-    st->groups[0] = (uint64_t)n;
-    st->ngroups = 1;
-    if (st->par) {
-        /* a parallel re-rank of the one big group: heads by max-scan */
-        int nt = st->threads;
-#pragma omp parallel num_threads(nt)
-        {
-#pragma omp for schedule(static)
-            for (int32_t j = 0; j < n; j++)
-                st->rank[j] = (j == 0 || key_of(st->w[j]) != key_of(st->w[j - 1])) ? j : -1;
-#pragma omp for schedule(static)
-            for (int t = 0; t < nt; t++) {
-                int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
-                int32_t head = -1;
-                for (int32_t j = lo; j < hi; j++) {
-                    if (st->rank[j] >= 0)
-                        head = j;
-                    else
-                        st->rank[j] = head;
-                }
+    int64_t total = omp_exclusive_sum(part, nt);
+    st->groups = pc_malloc_array((size_t)(total ? total : 1), sizeof *st->groups);
+    if (!st->groups)
+        return pc_error_nomem(err, "sorting suffixes (omp groups)");
+    st->ngroups = total;
+    if (total == 0)
+        return PC_OK;
+#pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
+    for (int t = 0; t < nt; t++) {
+        int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
+        uint64_t *out = st->groups + part[t];
+        int32_t head = lo;
+        while (head > 0 && key[head] == key[head - 1])
+            head--;
+        for (int32_t j = lo; j < hi; j++) {
+            if (j > 0 && key[j] != key[j - 1])
+                head = j;
+            st->rank[st->SA[j]] = head;
+            if (head == j && j + 1 < n && key[j + 1] == key[j]) {
+                int32_t e = j + 1;
+                while (e < n && key[e] == key[j])
+                    e++;
+                *out++ = (uint64_t)j << 32 | (uint32_t)(e - j);
             }
         }
-        /* chunks whose first entries continue a group from the left */
-        for (int t = 1; t < nt; t++) {
-            int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
-            int32_t carry = st->rank[lo - 1];
-            for (int32_t j = lo; j < hi && st->rank[j] == -1; j++)
-                st->rank[j] = carry;
-        }
-        /* rank[] holds heads by index; turn it into heads by suffix in SA
-         * order through the words' low halves, which still hold SA */
-#pragma omp parallel for schedule(static) num_threads(nt)
-        for (int32_t j = 0; j < n; j++)
-            st->w[j] = (st->w[j] & 0xffffffff00000000ull) | (uint32_t)st->rank[j];
-#pragma omp parallel for schedule(static) num_threads(nt)
-        for (int32_t j = 0; j < n; j++)
-            st->rank[st->SA[j]] = (int32_t)(uint32_t)st->w[j];
-        /* count unsorted groups per chunk, then emit */
-        st->sub[0] = 0;
-        int64_t total = 0;
-#pragma omp parallel for schedule(static) reduction(+ : total) num_threads(nt)
-        for (int32_t j = 0; j < n; j++)
-            total += (j == 0 || key_of(st->w[j]) != key_of(st->w[j - 1])) &&
-                     j + 1 < n && key_of(st->w[j + 1]) == key_of(st->w[j]);
-        st->sub[0] = (int32_t)total;
-    } else {
-        st->sub[0] = omp_rerank(st, 0, n);
     }
-    return omp_collect(st, err);
+    return PC_OK;
 }
 
 /* One doubling step: phase A sorts every group by the rank h later, phase B
@@ -211,8 +233,16 @@ static int omp_step(omp_state *st, int64_t h, pc_error *err)
         }
     }
 #pragma omp parallel for schedule(dynamic, 256) num_threads(st->threads) if (st->par)
-    for (int64_t g = 0; g < st->ngroups; g++)
-        st->sub[g] = omp_rerank(st, (int32_t)(st->groups[g] >> 32), (int32_t)(uint32_t)st->groups[g]);
+    for (int64_t g = 0; g < st->ngroups; g++) {
+        int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
+        if (!(st->par && len >= big))
+            st->sub[g] = omp_rerank(st, l, len);
+    }
+    for (int64_t g = 0; st->par && g < st->ngroups; g++) {
+        int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
+        if (len >= big)
+            st->sub[g] = omp_rerank_big(st, l, len);
+    }
     return omp_collect(st, err);
 }
 
@@ -230,12 +260,12 @@ int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
     st.rank = pc_malloc_array((size_t)n, sizeof *st.rank);
     st.w = pc_malloc_array((size_t)n, sizeof *st.w);
     st.hist = pc_malloc_array((size_t)threads << SA_RADIX_BITS, sizeof *st.hist);
-    int rc = PC_OK;
+    int rc = PC_OK, k = 0;
     if (!st.rank || !st.w || !st.hist)
         rc = pc_error_nomem(err, "sorting suffixes (omp)");
     if (rc == PC_OK)
-        rc = omp_initial(&st, err);
-    for (int64_t h = 3; rc == PC_OK && st.ngroups > 0; h *= 2)
+        rc = omp_initial(&st, &k, err);
+    for (int64_t h = k; rc == PC_OK && st.ngroups > 0; h *= 2)
         rc = omp_step(&st, h, err);
     pc_free(st.rank);
     pc_free(st.w);
