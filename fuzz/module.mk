@@ -34,7 +34,8 @@ FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 # FUZZ_LDLIBS; their -I/-D in EXTRA_CFLAGS and their EXTRA_LDLIBS (libxml2,
 # jansson...) apply to the fuzz builds too, hence the deferred `=`.
 FUZZ_BASE  = -std=c11 -fopenmp -g -O1 -Wall -Wextra $(WERROR) -Wno-unknown-pragmas \
-             $(FUZZ_DEFS) $(call FUZZ_INC,$(1)) $(filter -I% -D%,$(EXTRA_CFLAGS)) \
+             $(FUZZ_DEFS) $(call FUZZ_INC,$(1)) \
+             $(filter-out -DSA_WITH_CUDA=%,$(filter -I% -D%,$(EXTRA_CFLAGS))) \
              $(FUZZ_CFLAGS) $(FUZZ_SAN)
 FUZZ_LIBS  = -fopenmp -lm $(if $(filter 1,$(HAVE_DIVSUFSORT)),$(shell pkg-config --libs libdivsufsort)) \
              $(EXTRA_LDLIBS) $(FUZZ_LDLIBS)
