@@ -35,28 +35,30 @@
             y[k0 + k] = acc[k];                                            \
     } while (0)
 
+/* One row: entries p0 .. p1 of (ja, as), all K columns, W at a time. */
+static inline void row_times_x(const int32_t *ja, const double *as, int32_t p0, int32_t p1,
+                               const double *X, int K, double *y)
+{
+    int k0 = 0;
+    for (; k0 + 8 <= K; k0 += 8)
+        CSR_ROW_BLOCK(8);
+    switch (K - k0) {
+    case 0: break;
+    case 1: CSR_ROW_BLOCK(1); break;
+    case 2: CSR_ROW_BLOCK(2); break;
+    case 3: CSR_ROW_BLOCK(3); break;
+    case 4: CSR_ROW_BLOCK(4); break;
+    case 5: CSR_ROW_BLOCK(5); break;
+    case 6: CSR_ROW_BLOCK(6); break;
+    default: CSR_ROW_BLOCK(7); break;
+    }
+}
+
 static void csr_rows(const spmm_csr *A, const double *X, int K, double *Y,
                      int32_t r0, int32_t r1)
 {
-    const int32_t *irp = A->irp, *ja = A->ja;
-    const double *as = A->as;
-    for (int32_t i = r0; i < r1; i++) {
-        const int32_t p0 = irp[i], p1 = irp[i + 1];
-        double *y = Y + (size_t)i * K;
-        int k0 = 0;
-        for (; k0 + 8 <= K; k0 += 8)
-            CSR_ROW_BLOCK(8);
-        switch (K - k0) {
-        case 0: break;
-        case 1: CSR_ROW_BLOCK(1); break;
-        case 2: CSR_ROW_BLOCK(2); break;
-        case 3: CSR_ROW_BLOCK(3); break;
-        case 4: CSR_ROW_BLOCK(4); break;
-        case 5: CSR_ROW_BLOCK(5); break;
-        case 6: CSR_ROW_BLOCK(6); break;
-        default: CSR_ROW_BLOCK(7); break;
-        }
-    }
+    for (int32_t i = r0; i < r1; i++)
+        row_times_x(A->ja, A->as, A->irp[i], A->irp[i + 1], X, K, Y + (size_t)i * K);
 }
 
 /* Splits rows so that each thread gets about the same number of entries
@@ -147,26 +149,9 @@ void spmm_ell_omp(const spmm_ell *A, const double *X, int K, double *Y, int thre
 static void ellnp_rows(const spmm_ellnp *A, const double *X, int K, double *Y,
                        int32_t r0, int32_t r1)
 {
-    for (int32_t i = r0; i < r1; i++) {
-        /* A jagged row is a CSR row of its own: entries 0 .. nz[i]. */
-        const int32_t *ja = A->ja[i];
-        const double *as = A->as[i];
-        const int32_t p0 = 0, p1 = A->nz[i];
-        double *y = Y + (size_t)i * K;
-        int k0 = 0;
-        for (; k0 + 8 <= K; k0 += 8)
-            CSR_ROW_BLOCK(8);
-        switch (K - k0) {
-        case 0: break;
-        case 1: CSR_ROW_BLOCK(1); break;
-        case 2: CSR_ROW_BLOCK(2); break;
-        case 3: CSR_ROW_BLOCK(3); break;
-        case 4: CSR_ROW_BLOCK(4); break;
-        case 5: CSR_ROW_BLOCK(5); break;
-        case 6: CSR_ROW_BLOCK(6); break;
-        default: CSR_ROW_BLOCK(7); break;
-        }
-    }
+    /* A jagged row is a CSR row of its own: entries 0 .. nz[i]. */
+    for (int32_t i = r0; i < r1; i++)
+        row_times_x(A->ja[i], A->as[i], 0, A->nz[i], X, K, Y + (size_t)i * K);
 }
 
 void spmm_ellnp_serial(const spmm_ellnp *A, const double *X, int K, double *Y)
