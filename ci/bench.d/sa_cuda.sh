@@ -35,7 +35,7 @@ status=0
 for c in $cases; do
   "$DRV" --reps "$REPS" $in/sa-cuda-$c > report/bench-sa-cuda-$c.log 2>&1 || status=1
   cat report/bench-sa-cuda-$c.log | tee -a report/bench-sa-cuda.txt
-  awk -v c="$c" '$1 == "BENCH" { printf "sa-cuda,%s,%s,1,%s,%s,%s,MB/s,device %s B/n (cudaMemGetInfo %s B/n)\n", c, $3, $4, $5, $6, $7, $8 }' \
+  awk -v c="$c" '$1 == "BENCH" { printf "sa-cuda,%s,%s,1,%s,%s,%s,MB/s,device %s B/n (driver pool peak %s B/n)\n", c, $3, $4, $5, $6, $7, $8 }' \
     report/bench-sa-cuda-$c.log >> report/bench.csv
 done
 # the same runs with the LCP (device Phi/PLCP, or host Kasai) on text100

@@ -25,6 +25,7 @@
 #include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,8 @@ typedef long long i64;
 /* cuda-ms: most host threads per staged memcpy. */
 #define SA_CUDA_COPY_THREADS 8
 #define SA_CUDA_MAX_BUFS 16
+/* Chunks of SA slots counted to plan a round's batches. */
+#define SA_CUDA_CHUNKS 1024
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -115,27 +118,65 @@ typedef struct sa_ctx {
     cudaEvent_t ev[4];
     int nev;
     uint8_t *T;            /* recoded text */
-    int32_t *ISA, *SA, *V0;
-    uint32_t *K0, *K1;
+    int32_t *ISA, *SA;
+    uint32_t *pool;        /* 4 * bcap words: the initial sort's keys (2n), then the rounds' buffers */
+    i64 bcap;              /* items per batch: a quarter of the pool */
+    int32_t *Vx;           /* spare-mode rounds only: the active suffixes (m1 words) */
     uint32_t *act;         /* one bit per position */
+    uint32_t *ccnt;        /* per chunk of SA slots: active slots */
+    int32_t *cgs;          /* per chunk: start of the group holding its first slot */
     void *tmp;             /* CUB temporary storage, sized once for the largest call */
     size_t tmp_bytes;
     i64 *cnt;              /* device counter (selected items, bad entries) */
     unsigned *hist;        /* byte histogram */
-    i64 *hcnt;             /* pinned host mirror of cnt */
+    i64 *hcnt;             /* pinned host mirror of cnt, then of ccnt and cgs */
     void *bufs[SA_CUDA_MAX_BUFS];
     size_t sizes[SA_CUDA_MAX_BUFS];
     long long cur, peak;
-    size_t free0, minfree;
     int blocks;            /* grid of the grid-stride kernels */
+    int trace;             /* SA_CUDA_TRACE set: one line per round on stderr */
 } sa_ctx;
 
-static void note_meminfo(sa_ctx *c)
+/* Device memory comes from a stream-ordered pool of our own that keeps
+ * what a call frees for the next call (release threshold: unlimited): a
+ * repeated call of the same size gets its buffers without going to the
+ * driver, which cost 4-5 ms per call for the gigabytes of a 100 MB input.
+ * sa_cuda_trim() hands the kept memory back; the pool is destroyed at
+ * exit, before the CUDA runtime's own exit handler (registered earlier,
+ * run later). */
+static cudaMemPool_t g_pool;
+
+static void pool_destroy(void)
 {
-    size_t fr = 0, tot = 0;
-    if (cudaMemGetInfo(&fr, &tot) == cudaSuccess && fr < c->minfree)
-        c->minfree = fr;
-    else
+    if (g_pool) {
+        (void)cudaMemPoolDestroy(g_pool);
+        g_pool = NULL;
+    }
+}
+
+static int pool_get(pc_error *err)
+{
+    if (g_pool)
+        return PC_OK;
+    int dev = 0;
+    CU(cudaGetDevice(&dev), "cudaGetDevice");
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    CU(cudaMemPoolCreate(&g_pool, &props), "cudaMemPoolCreate");
+    uint64_t keep = UINT64_MAX;
+    CU(cudaMemPoolSetAttribute(g_pool, cudaMemPoolAttrReleaseThreshold, &keep),
+       "cudaMemPoolSetAttribute");
+    if (atexit(pool_destroy) != 0)
+        return pc_error_set(err, PC_EDEVICE, __FILE__, __LINE__, "atexit failed");
+    return PC_OK;
+}
+
+extern "C" void sa_cuda_trim(void)
+{
+    if (g_pool && cudaMemPoolTrimTo(g_pool, 0) != cudaSuccess)
         (void)cudaGetLastError();
 }
 
@@ -150,21 +191,26 @@ static int dev_alloc(sa_ctx *c, void **p, size_t bytes, const char *what, pc_err
         return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "too many device buffers");
     if (bytes == 0)
         bytes = 16;
-    cudaError_t e = cudaMalloc(p, bytes);
+    cudaError_t e = cudaMallocFromPoolAsync(p, bytes, g_pool, c->st[0]);
+    if (e == cudaErrorMemoryAllocation) { /* memory kept from a larger call: give it back, retry */
+        (void)cudaGetLastError();
+        (void)cudaStreamSynchronize(c->st[0]);
+        sa_cuda_trim();
+        e = cudaMallocFromPoolAsync(p, bytes, g_pool, c->st[0]);
+    }
     if (e != cudaSuccess) {
         *p = NULL;
         (void)cudaGetLastError();
         return pc_error_set(err, PC_EDEVICE, __FILE__, __LINE__,
-                            "cudaMalloc of %zu bytes for %s: %s (n = %lld needs about %lld bytes "
-                            "of device memory, see docs/README-sa-cuda.md)",
-                            bytes, what, cudaGetErrorString(e), c->n, 21 * c->n + (64ll << 20));
+                            "allocating %zu bytes of device memory for %s: %s (n = %lld needs about %lld bytes "
+                            "of device memory, up to 21 n on periodic inputs; see docs/README-sa-cuda.md)",
+                            bytes, what, cudaGetErrorString(e), c->n, 18 * c->n + (64ll << 20));
     }
     c->bufs[slot] = *p;
     c->sizes[slot] = bytes;
     c->cur += (long long)bytes;
     if (c->cur > c->peak)
         c->peak = c->cur;
-    note_meminfo(c);
     return PC_OK;
 }
 
@@ -176,7 +222,7 @@ static int dev_free(sa_ctx *c, void *p, pc_error *err)
         if (c->bufs[k] == p) {
             c->bufs[k] = NULL;
             c->cur -= (long long)c->sizes[k];
-            CU(cudaFree(p), "cudaFree");
+            CU(cudaFreeAsync(p, c->st[0]), "cudaFreeAsync");
             return PC_OK;
         }
     return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "freeing an unknown device buffer");
@@ -191,7 +237,9 @@ static void ctx_release(sa_ctx *c)
             (void)cudaStreamSynchronize(c->st[k]);
     for (int k = 0; k < SA_CUDA_MAX_BUFS; k++)
         if (c->bufs[k])
-            (void)cudaFree(c->bufs[k]);
+            (void)cudaFreeAsync(c->bufs[k], c->st[0]);
+    if (c->nst)
+        (void)cudaStreamSynchronize(c->st[0]);
     if (c->hcnt)
         (void)cudaFreeHost(c->hcnt);
     for (int k = 0; k < c->nev; k++)
@@ -250,34 +298,38 @@ __device__ __forceinline__ uint32_t word_at(const uint8_t *T, i64 n, i64 i, int 
 
 /* Positions in decreasing order (so that within equal keys the shorter
  * suffix, the one with the larger position, comes first after the stable
- * sorts) keyed by their second word. */
-__global__ void k_init_w2(const uint8_t *T, i64 n, int b, int k, uint32_t *K, int32_t *V)
+ * sorts) keyed by their last word (characters off .. off + k). */
+__global__ void k_init_first(const uint8_t *T, i64 n, int b, int k, i64 off, uint32_t *K, int32_t *V)
 {
     GS_LOOP(t, n) {
         i64 v = n - 1 - t;
         V[t] = (int32_t)v;
-        K[t] = word_at(T, n, v + k, b, k);
+        K[t] = word_at(T, n, v + off, b, k);
     }
 }
 
-__global__ void k_init_w1(const uint8_t *T, i64 n, int b, int k, const int32_t *V, uint32_t *K)
+/* The next more significant word of each position, in the current order. */
+__global__ void k_init_word(const uint8_t *T, i64 n, int b, int k, i64 off, const int32_t *V,
+                            uint32_t *K)
 {
     GS_LOOP(t, n)
-        K[t] = word_at(T, n, V[t], b, k);
+        K[t] = word_at(T, n, V[t] + off, b, k);
 }
 
-/* F[t] = t where a group of equal 2k-character prefixes starts. A suffix
- * shorter than 2k characters (its window is padded) is a group of its own:
- * it sorts before the longer suffixes with the same padded window. */
-__global__ void k_init_flags(const uint8_t *T, i64 n, int b, int k, const int32_t *SA,
+/* F[t] = t where a group of equal W*k-character prefixes starts (K1w: the
+ * first words, sorted; the others are read again). A suffix shorter than
+ * W*k characters (its window is padded) is a group of its own: it sorts
+ * before the longer suffixes with the same padded window. */
+__global__ void k_init_flags(const uint8_t *T, i64 n, int b, int k, int W, const int32_t *SA,
                              const uint32_t *K1w, uint32_t *F)
 {
     GS_LOOP(t, n) {
         int f = t == 0;
         if (!f) {
             i64 a = SA[t - 1], v = SA[t];
-            f = K1w[t] != K1w[t - 1] || word_at(T, n, v + k, b, k) != word_at(T, n, a + k, b, k) ||
-                n - a < 2 * (i64)k;
+            f = K1w[t] != K1w[t - 1] || n - a < (i64)W * k;
+            for (int w = 1; w < W && !f; w++)
+                f = word_at(T, n, v + (i64)w * k, b, k) != word_at(T, n, a + (i64)w * k, b, k);
         }
         F[t] = f ? (uint32_t)t : 0u;
     }
@@ -293,6 +345,15 @@ __global__ void k_init_rank(i64 n, const int32_t *SA, const uint32_t *H, int32_t
         ISA[v] = (int32_t)h;
         if (!single)
             atomicOr(&act[v >> 5], 1u << (v & 31));
+    }
+}
+
+__global__ void k_unpair(i64 m, const uint64_t *P, uint32_t *K, int32_t *V)
+{
+    GS_LOOP(t, m) {
+        uint64_t x = P[t];
+        K[t] = (uint32_t)(x >> 32);
+        V[t] = (int32_t)(uint32_t)x;
     }
 }
 
@@ -326,6 +387,33 @@ __global__ void k_update(i64 m, const int32_t *V, const uint32_t *NH, int32_t *I
         if (single)
             atomicAnd(&act[v >> 5], ~(1u << (v & 31)));
     }
+}
+
+/* Batch planning, one block per chunk c of CH SA slots: the chunk's active
+ * slots, and the start of the group holding its first slot (a slot's group
+ * head; a singleton's is the slot itself). */
+__global__ void k_chunks(i64 n, i64 CH, const int32_t *SA, const int32_t *ISA, const uint32_t *act,
+                         uint32_t *cnt, int32_t *gs)
+{
+    __shared__ unsigned total;
+    i64 lo = (i64)blockIdx.x * CH, hi = min(n, lo + CH);
+    if (threadIdx.x == 0) {
+        total = 0;
+        gs[blockIdx.x] = ISA[SA[lo]];
+    }
+    __syncthreads();
+    unsigned mine = 0;
+    for (i64 j = lo + threadIdx.x; j < hi; j += blockDim.x) {
+        int32_t p = SA[j];
+        mine += (act[p >> 5] >> (p & 31)) & 1u;
+    }
+    for (int off = 16; off > 0; off >>= 1)
+        mine += __shfl_down_sync(0xffffffffu, mine, off);
+    if ((threadIdx.x & 31) == 0 && mine)
+        atomicAdd(&total, mine);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        cnt[blockIdx.x] = total;
 }
 
 /* Permutation pre-check: every entry in range and seen once (act is all
@@ -420,11 +508,46 @@ struct sel_in {
     }
 };
 
+/* Active suffixes whose group head is in [lo, hi) (a batch of whole
+ * groups); every active suffix when all is set. */
 struct sel_active {
     const uint32_t *act;
+    const int32_t *ISA;
+    int32_t lo, hi;
+    int all;
     __host__ __device__ bool operator()(int32_t i) const
     {
-        return i >= 0 && ((act[i >> 5] >> (i & 31)) & 1u);
+        if (i < 0 || !((act[i >> 5] >> (i & 31)) & 1u))
+            return false;
+        return all || (ISA[i] >= lo && ISA[i] < hi);
+    }
+};
+
+/* A batch's select reads every candidate's group head anyway: it hands it
+ * on with the suffix, (head << 32) | i, so that no second random pass over
+ * ISA gathers the sort keys. ~0 where p < h. */
+struct sel_pair_in {
+    const int32_t *SA, *ISA;
+    i64 n, h;
+    __host__ __device__ uint64_t operator()(i64 j) const
+    {
+        i64 p = j == 0 ? n : (i64)SA[j - 1];
+        i64 i = p - h;
+        if (i < 0)
+            return ~(uint64_t)0;
+        return ((uint64_t)(uint32_t)ISA[i] << 32) | (uint32_t)i;
+    }
+};
+
+struct sel_pair_active {
+    const uint32_t *act;
+    uint32_t lo, hi;
+    __host__ __device__ bool operator()(uint64_t x) const
+    {
+        if (x == ~(uint64_t)0)
+            return false;
+        uint32_t i = (uint32_t)x, g = (uint32_t)(x >> 32);
+        return ((act[i >> 5] >> (i & 31)) & 1u) && g >= lo && g < hi;
     }
 };
 
@@ -479,11 +602,21 @@ static cudaError_t cub_sort(sa_ctx *c, void *tmp, size_t &bytes, cub::DoubleBuff
     return cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, (int)m, 0, end_bit, s);
 }
 
-static cudaError_t cub_select(void *tmp, size_t &bytes, const int32_t *SA, const uint32_t *act,
+static cudaError_t cub_select(void *tmp, size_t &bytes, const int32_t *SA, const sel_active &pick,
                               int32_t *out, i64 *count, i64 n, i64 h, cudaStream_t s)
 {
     auto in = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0), sel_in{ SA, n, h });
-    return cub::DeviceSelect::If(tmp, bytes, in, out, count, n + 1, sel_active{ act }, s);
+    return cub::DeviceSelect::If(tmp, bytes, in, out, count, n + 1, pick, s);
+}
+
+static cudaError_t cub_select_pairs(void *tmp, size_t &bytes, const int32_t *SA, const int32_t *ISA,
+                                    const uint32_t *act, int32_t lo, int32_t hi, uint64_t *out,
+                                    i64 *count, i64 n, i64 h, cudaStream_t s)
+{
+    auto in = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0),
+                                              sel_pair_in{ SA, ISA, n, h });
+    return cub::DeviceSelect::If(tmp, bytes, in, out, count, n + 1,
+                                 sel_pair_active{ act, (uint32_t)lo, (uint32_t)hi }, s);
 }
 
 static cudaError_t cub_scan_heads(void *tmp, size_t &bytes, const uint32_t *F, uint32_t *H, i64 n,
@@ -500,6 +633,28 @@ static cudaError_t cub_split(void *tmp, size_t &bytes, const uint32_t *K, const 
                                               split_in{ K, V, ISA, n, h });
     auto out = thrust::make_tabulate_output_iterator(split_out{ K, V, NH, SA });
     return cub::DeviceScan::InclusiveScan(tmp, bytes, in, out, max_int2(), m, s);
+}
+
+/* Size of the group that ends at slot t, given the group heads H: the
+ * largest is the longest group. */
+struct group_len {
+    const uint32_t *H;
+    __host__ __device__ i64 operator()(i64 t) const
+    {
+#ifdef __CUDA_ARCH__
+        return t - (i64)H[t] + 1;
+#else
+        (void)t;
+        return 0;
+#endif
+    }
+};
+
+static cudaError_t cub_longest(void *tmp, size_t &bytes, const uint32_t *H, i64 *out, i64 n,
+                               cudaStream_t s)
+{
+    auto in = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0), group_len{ H });
+    return cub::DeviceReduce::Max(tmp, bytes, in, out, n, s);
 }
 
 static cudaError_t cub_count(void *tmp, size_t &bytes, const uint32_t *act, i64 *out, i64 words,
@@ -636,14 +791,17 @@ static int ctx_init(sa_ctx *c, i64 n, int ms, pc_error *err)
 {
     c->n = n;
     c->ms = ms;
-    c->minfree = (size_t)-1;
+    c->trace = getenv("SA_CUDA_TRACE") != NULL;
     int dev = 0, sms = 0;
     CU(cudaGetDevice(&dev), "cudaGetDevice");
     CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
     c->blocks = std::max(1, sms) * 8;
-    size_t tot = 0;
-    CU(cudaMemGetInfo(&c->free0, &tot), "cudaMemGetInfo");
-    c->minfree = c->free0;
+    int rc = pool_get(err);
+    if (rc)
+        return rc;
+    /* the driver's own count of this call's peak, beside ours */
+    uint64_t zero = 0;
+    CU(cudaMemPoolSetAttribute(g_pool, cudaMemPoolAttrUsedMemHigh, &zero), "cudaMemPoolSetAttribute");
     for (int k = 0; k < (ms ? 3 : 1); k++) {
         CU(cudaStreamCreateWithFlags(&c->st[k], cudaStreamNonBlocking), "cudaStreamCreate");
         c->nst++;
@@ -652,7 +810,8 @@ static int ctx_init(sa_ctx *c, i64 n, int ms, pc_error *err)
         CU(cudaEventCreateWithFlags(&c->ev[k], cudaEventDisableTiming), "cudaEventCreate");
         c->nev++;
     }
-    CU(cudaHostAlloc((void **)&c->hcnt, sizeof(i64), cudaHostAllocDefault), "cudaHostAlloc");
+    CU(cudaHostAlloc((void **)&c->hcnt, (1 + SA_CUDA_CHUNKS) * sizeof(i64), cudaHostAllocDefault),
+       "cudaHostAlloc");
     return PC_OK;
 }
 
@@ -671,6 +830,170 @@ static int read_count(sa_ctx *c, i64 *out, pc_error *err)
     return PC_OK;
 }
 
+/* A round's batches: ranges [lo, hi) of group heads (both ends group
+ * starts, so every group lies in one batch) holding at most cap active
+ * suffixes each. Candidate ends are the group starts found at each chunk
+ * of CH slots: the active slots before the group start g of chunk c are
+ * the chunk counts before c minus the slots [g, c*CH) of that group (all
+ * active). Returns the number of batches, or -1 when some group plus a
+ * chunk does not fit cap (the caller then takes the spare-buffer round). */
+typedef struct batch {
+    int32_t lo, hi;
+    i64 items;
+} batch;
+
+static int plan_batches(i64 n, i64 CH, int nc, const uint32_t *cnt, const int32_t *gs, i64 cap,
+                        std::vector<batch> &out, i64 *total)
+{
+    std::vector<i64> bnd((size_t)nc + 1), before((size_t)nc + 1);
+    i64 sum = 0;
+    for (int c = 0; c < nc; c++) {
+        bnd[c] = gs[c];
+        before[c] = sum - (c * CH - (i64)gs[c]);
+        sum += cnt[c];
+    }
+    bnd[nc] = n;
+    before[nc] = sum;
+    *total = sum;
+    out.clear();
+    int at = 0;
+    while (bnd[at] < n) {
+        int best = -1;
+        for (int c = at + 1; c <= nc && before[c] - before[at] <= cap; c++)
+            if (bnd[c] > bnd[at])
+                best = c;
+        if (best < 0)
+            return -1;
+        if (before[best] > before[at])
+            out.push_back(batch{ (int32_t)bnd[at], (int32_t)bnd[best], before[best] - before[at] });
+        at = best;
+    }
+    return (int)out.size();
+}
+
+/* One batch of a round: the active suffixes of the groups with heads in
+ * [lo, hi) (all of them when all), in the order of ISA[i + h], stable
+ * sorted by group, split, re-ranked. Four pool buffers of cap items, so SA
+ * keeps every slot of the other batches. */
+static int round_batch(sa_ctx *c, i64 h, int end_bit, int32_t lo, int32_t hi, int all, i64 expect,
+                       i64 *got, pc_error *err)
+{
+    const i64 n = c->n, cap = c->bcap;
+    cudaStream_t s0 = c->st[0];
+    /* whole round: V0 <- select, K0 <- gather; batch: (head, i) pairs in
+     * the upper half, unpaired into K0 and V0 */
+    uint32_t *K0 = c->pool, *K1 = c->pool + 2 * cap;
+    int32_t *V0 = (int32_t *)(c->pool + cap), *V1 = (int32_t *)(c->pool + 3 * cap);
+    uint64_t *P = (uint64_t *)(c->pool + 2 * cap);
+    size_t tb = c->tmp_bytes;
+    int rc;
+    if (all)
+        CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, V0, c->cnt, n, h, s0),
+           "selecting active suffixes");
+    else
+        CU(cub_select_pairs(c->tmp, tb, c->SA, c->ISA, c->act, lo, hi, P, c->cnt, n, h, s0),
+           "selecting a batch of active suffixes");
+    i64 m = 0;
+    if ((rc = read_count(c, &m, err)))
+        return rc;
+    *got = m;
+    if (m > cap || (expect >= 0 && m != expect))
+        return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                            "round h = %lld: batch [%d, %d) selected %lld suffixes, planned %lld "
+                            "(capacity %lld)", h, (int)lo, (int)hi, m, expect, cap);
+    if (m == 0)
+        return PC_OK;
+    if (all) {
+        k_gather_keys<<<grid(c, m), 256, 0, s0>>>(m, V0, c->ISA, K0);
+        LAUNCHED("k_gather_keys");
+    } else {
+        k_unpair<<<grid(c, m), 256, 0, s0>>>(m, P, K0, V0);
+        LAUNCHED("k_unpair");
+    }
+    cub::DoubleBuffer<uint32_t> rk(K0, K1);
+    cub::DoubleBuffer<int32_t> rv(V0, V1);
+    tb = c->tmp_bytes;
+    CU(cub_sort(c, c->tmp, tb, rk, rv, m, end_bit, s0), "radix sort by group");
+    tb = c->tmp_bytes;
+    CU(cub_split(c->tmp, tb, rk.Current(), rv.Current(), c->ISA, rk.Alternate(), c->SA, n, h, m, s0),
+       "splitting groups");
+    k_update<<<grid(c, m), 256, 0, s0>>>(m, rv.Current(), rk.Alternate(), c->ISA, c->act);
+    LAUNCHED("k_update");
+    return PC_OK;
+}
+
+/* A round in one piece for inputs whose largest group does not fit a
+ * batch (periodic, all-equal): the active suffixes in their own buffer
+ * Vx (m1 words, allocated once), the sort's spare values in SA, whose
+ * finished entries are then put back from ISA. */
+static int round_spare(sa_ctx *c, i64 h, int end_bit, i64 m1, i64 *got, pc_error *err)
+{
+    const i64 n = c->n;
+    cudaStream_t s0 = c->st[0];
+    uint32_t *K0 = c->pool, *K1 = c->pool + n;
+    int rc;
+    if (!c->Vx && (rc = dev_alloc(c, (void **)&c->Vx, (size_t)m1 * 4, "the active suffixes", err)))
+        return rc;
+    size_t tb = c->tmp_bytes;
+    CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, c->Vx, c->cnt, n, h, s0),
+       "selecting active suffixes");
+    i64 m = 0;
+    if ((rc = read_count(c, &m, err)))
+        return rc;
+    *got = m;
+    if (m > m1)
+        return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                            "prefix doubling did not converge (h = %lld, %lld active)", h, m);
+    if (m == 0)
+        return PC_OK;
+    k_gather_keys<<<grid(c, m), 256, 0, s0>>>(m, c->Vx, c->ISA, K0);
+    LAUNCHED("k_gather_keys");
+    cub::DoubleBuffer<uint32_t> rk(K0, K1);
+    cub::DoubleBuffer<int32_t> rv(c->Vx, c->SA);
+    tb = c->tmp_bytes;
+    CU(cub_sort(c, c->tmp, tb, rk, rv, m, end_bit, s0), "radix sort by group");
+    if (rv.Current() != c->Vx)
+        CU(cudaMemcpyAsync(c->Vx, rv.Current(), (size_t)m * 4, cudaMemcpyDeviceToDevice, s0),
+           "cudaMemcpy");
+    k_restore<<<grid(c, n), 256, 0, s0>>>(n, m, c->act, c->ISA, c->SA);
+    LAUNCHED("k_restore");
+    tb = c->tmp_bytes;
+    CU(cub_split(c->tmp, tb, rk.Current(), c->Vx, c->ISA, rk.Alternate(), c->SA, n, h, m, s0),
+       "splitting groups");
+    k_update<<<grid(c, m), 256, 0, s0>>>(m, c->Vx, rk.Alternate(), c->ISA, c->act);
+    LAUNCHED("k_update");
+    return PC_OK;
+}
+
+/* Words of k characters in the initial sort: 2, or 4 when the text looks
+ * too repetitive for 2k characters to settle most suffixes. A doubling
+ * round over nearly all n suffixes costs about three initial passes
+ * (measured on the H100: 27 ms against 2 x 8.5 ms at n = 10^8), so
+ * two more words pay when most groups would otherwise survive 2k
+ * characters. The test: 2k characters of the byte distribution's entropy
+ * H0 against log2(n) plus a 12-bit margin, because H0 ignores context
+ * (English-like text: H0 = 4.4 bits, but 99.6% of its suffixes still share
+ * their first 8 characters with another at n = 10^8; random bytes: 8 bits,
+ * none does). Only the speed depends on this choice. */
+static int initial_words(const unsigned *hist, i64 n, int k)
+{
+    double h0 = 0;
+    for (int x = 0; x < 256; x++)
+        if (hist[x]) {
+            double p = (double)hist[x] / (double)n;
+            h0 -= p * log2(p);
+        }
+    return 2.0 * k * h0 < log2((double)n) + 12.0 ? 4 : 2;
+}
+
+/* Test hook (sa_cuda.h): items per batch, 0 for the default. */
+static i64 g_batch_items = 0;
+
+extern "C" void sa_cuda_set_batch_items(long long items)
+{
+    g_batch_items = items > 0 ? items : 0;
+}
+
 static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *LCPh, int threads,
                           sa_cuda_stats *st, pc_error *err)
 {
@@ -679,29 +1002,39 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     int rc;
     double t0 = pc_time_now();
     i64 words = (n + 31) / 32;
+    i64 bcap = (n + 1) / 2;
     if ((rc = dev_alloc(c, (void **)&c->T, (size_t)n, "the text", err)) ||
         (rc = dev_alloc(c, (void **)&c->ISA, (size_t)n * 4, "ISA", err)) ||
         (rc = dev_alloc(c, (void **)&c->SA, (size_t)n * 4, "SA", err)) ||
-        (rc = dev_alloc(c, (void **)&c->K0, (size_t)n * 4, "the sort keys", err)) ||
-        (rc = dev_alloc(c, (void **)&c->K1, (size_t)n * 4, "the sort keys", err)) ||
+        (rc = dev_alloc(c, (void **)&c->pool, (size_t)bcap * 16, "the sort buffers", err)) ||
         (rc = dev_alloc(c, (void **)&c->act, (size_t)words * 4, "the active bits", err)) ||
         (rc = dev_alloc(c, (void **)&c->cnt, sizeof(i64), "a counter", err)) ||
-        (rc = dev_alloc(c, (void **)&c->hist, 256 * sizeof(unsigned), "the histogram", err)))
+        (rc = dev_alloc(c, (void **)&c->hist, 256 * sizeof(unsigned), "the histogram", err)) ||
+        (rc = dev_alloc(c, (void **)&c->ccnt, SA_CUDA_CHUNKS * 4, "the chunk counts", err)) ||
+        (rc = dev_alloc(c, (void **)&c->cgs, SA_CUDA_CHUNKS * 4, "the chunk group starts", err)))
         return rc;
+    c->bcap = g_batch_items ? std::min(g_batch_items, bcap) : bcap;
+    uint32_t *K0 = c->pool, *K1 = c->pool + n;
     /* CUB temporary storage: the largest of the calls below, once. */
     {
         size_t b = 0, mx = 0;
-        cub::DoubleBuffer<uint32_t> dk(c->K0, c->K1);
+        cub::DoubleBuffer<uint32_t> dk(K0, K1);
         cub::DoubleBuffer<int32_t> dv(c->ISA, c->SA);
         CU(cub_sort(c, NULL, b, dk, dv, n, 32, s0), "sizing the radix sort");
         mx = std::max(mx, b);
-        CU(cub_select(NULL, b, c->SA, c->act, c->ISA, c->cnt, n, 1, s0), "sizing the select");
+        CU(cub_select(NULL, b, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, c->ISA, c->cnt, n, 1, s0),
+           "sizing the select");
         mx = std::max(mx, b);
-        CU(cub_scan_heads(NULL, b, c->K0, c->K1, n, s0), "sizing the scan");
+        CU(cub_select_pairs(NULL, b, c->SA, c->ISA, c->act, 0, 1, (uint64_t *)K0, c->cnt, n, 1, s0),
+           "sizing the select");
         mx = std::max(mx, b);
-        CU(cub_split(NULL, b, c->K0, c->ISA, c->ISA, c->K1, c->SA, n, 1, n, s0), "sizing the scan");
+        CU(cub_scan_heads(NULL, b, K0, K1, n, s0), "sizing the scan");
+        mx = std::max(mx, b);
+        CU(cub_split(NULL, b, K0, c->ISA, c->ISA, K1, c->SA, n, 1, n, s0), "sizing the scan");
         mx = std::max(mx, b);
         CU(cub_count(NULL, b, c->act, c->cnt, words, s0), "sizing the reduction");
+        mx = std::max(mx, b);
+        CU(cub_longest(NULL, b, K0, c->cnt, n, s0), "sizing the reduction");
         mx = std::max(mx, b);
         c->tmp_bytes = mx;
         if ((rc = dev_alloc(c, &c->tmp, mx, "CUB temporary storage", err)))
@@ -723,7 +1056,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     CU(cudaStreamSynchronize(s0), "uploading the text");
     double t1 = pc_time_now();
 
-    /* ---- initial sort: two stable passes on k characters each ---- */
+    /* ---- initial sort: W stable passes on k characters each ---- */
     code_table code;
     int sigma = 0;
     for (int x = 0; x < 256; x++)
@@ -731,73 +1064,100 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     int b = bits_for(sigma > 1 ? sigma - 1 : 1);
     int k = 32 / b;
     int kb = k * b;
+    int W = initial_words(hist, n, k);
     k_recode<<<grid(c, n), 256, 0, s0>>>(c->T, n, code);
     LAUNCHED("k_recode");
-    k_init_w2<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, c->K0, c->ISA);
-    LAUNCHED("k_init_w2");
-    cub::DoubleBuffer<uint32_t> dk(c->K0, c->K1);
+    k_init_first<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, (i64)(W - 1) * k, K0, c->ISA);
+    LAUNCHED("k_init_first");
+    cub::DoubleBuffer<uint32_t> dk(K0, K1);
     cub::DoubleBuffer<int32_t> dv(c->ISA, c->SA);
     size_t tb = c->tmp_bytes;
-    CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort (second word)");
-    k_init_w1<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, dv.Current(), dk.Current());
-    LAUNCHED("k_init_w1");
-    tb = c->tmp_bytes;
-    CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort (first word)");
-    if (dv.Current() != c->SA)
-        CU(cudaMemcpyAsync(c->SA, dv.Current(), (size_t)n * 4, cudaMemcpyDeviceToDevice, s0),
-           "cudaMemcpy");
-    k_init_flags<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, c->SA, dk.Current(), dk.Alternate());
+    CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort (last word)");
+    for (int w = W - 2; w >= 0; w--) {
+        k_init_word<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, (i64)w * k, dv.Current(), dk.Current());
+        LAUNCHED("k_init_word");
+        tb = c->tmp_bytes;
+        CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort");
+    }
+    if (dv.Current() != c->SA) /* the two buffers are alike: rename instead of copying */
+        std::swap(c->SA, c->ISA);
+    k_init_flags<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, W, c->SA, dk.Current(), dk.Alternate());
     LAUNCHED("k_init_flags");
     tb = c->tmp_bytes;
     CU(cub_scan_heads(c->tmp, tb, dk.Alternate(), dk.Current(), n, s0), "scanning group heads");
     k_init_rank<<<grid(c, n), 256, 0, s0>>>(n, c->SA, dk.Current(), c->ISA, c->act);
     LAUNCHED("k_init_rank");
     tb = c->tmp_bytes;
+    CU(cub_longest(c->tmp, tb, dk.Current(), c->cnt, n, s0), "finding the longest group");
+    i64 longest = 0, m1 = 0;
+    if ((rc = read_count(c, &longest, err)))
+        return rc;
+    tb = c->tmp_bytes;
     CU(cub_count(c->tmp, tb, c->act, c->cnt, words, s0), "counting active suffixes");
-    i64 m1 = 0;
     if ((rc = read_count(c, &m1, err)))
         return rc;
     if (!LCPh && (rc = dev_free(c, c->T, err)) == PC_OK)
         c->T = NULL;
     if (rc)
         return rc;
-    /* the round's values: at most m1 suffixes are active from here on */
-    if ((rc = dev_alloc(c, (void **)&c->V0, (size_t)std::max<i64>(m1, 1) * 4, "the active suffixes", err)))
-        return rc;
     double t2 = pc_time_now();
 
-    /* ---- doubling rounds ---- */
+    /* ---- doubling rounds ----
+     * Once the active suffixes fit one batch, each round is one batch; before
+     * that, chunk counts plan the batches. Splitting a round into batches is
+     * sound: a batch's groups read the ranks ISA[i + h] that the earlier
+     * batches of the round may have refined, and a refined rank orders
+     * suffixes the same way, only more finely. */
+    const i64 CH = (n + SA_CUDA_CHUNKS - 1) / SA_CUDA_CHUNKS;
+    const int nc = (int)((n + CH - 1) / CH);
     int end_bit = bits_for(n - 1);
-    i64 h = 2 * (i64)k;
-    int rounds = 0;
-    for (;;) {
-        tb = c->tmp_bytes;
-        CU(cub_select(c->tmp, tb, c->SA, c->act, c->V0, c->cnt, n, h, s0), "selecting active suffixes");
-        i64 m = 0;
-        if ((rc = read_count(c, &m, err)))
-            return rc;
+    i64 h = (i64)W * k, prev = m1;
+    int rounds = 0, spare_rounds = 0, max_batches = m1 ? 1 : 0;
+    std::vector<batch> plan;
+    double tr = t2;
+    while (prev > 0) {
+        i64 m = 0, got = 0;
+        if (prev <= c->bcap) {
+            if ((rc = round_batch(c, h, end_bit, 0, 0, 1, -1, &m, err)))
+                return rc;
+        } else {
+            k_chunks<<<nc, 256, 0, s0>>>(n, CH, c->SA, c->ISA, c->act, c->ccnt, c->cgs);
+            LAUNCHED("k_chunks");
+            uint32_t *hc = (uint32_t *)c->hcnt;
+            int32_t *hg = (int32_t *)(hc + SA_CUDA_CHUNKS);
+            CU(cudaMemcpyAsync(hc, c->ccnt, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
+            CU(cudaMemcpyAsync(hg, c->cgs, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
+            CU(cudaStreamSynchronize(s0), "planning the batches");
+            int nb = plan_batches(n, CH, nc, hc, hg, c->bcap, plan, &m);
+            if (nb < 0) {
+                spare_rounds++;
+                if ((rc = round_spare(c, h, end_bit, m1, &got, err)))
+                    return rc;
+                if (got != m)
+                    return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                                        "round h = %lld: %lld active suffixes selected, %lld counted",
+                                        h, got, m);
+            } else {
+                max_batches = std::max(max_batches, nb);
+                for (const batch &bt : plan)
+                    if ((rc = round_batch(c, h, end_bit, bt.lo, bt.hi, 0, bt.items, &got, err)))
+                        return rc;
+            }
+        }
+        if (c->trace) {
+            CU(cudaStreamSynchronize(s0), "tracing a round");
+            double now = pc_time_now();
+            fprintf(stderr, "sa-cuda round h=%lld active=%lld batches=%d spare=%d %.3f ms\n", h, m,
+                    prev <= c->bcap ? 1 : (int)plan.size(), spare_rounds, (now - tr) * 1e3);
+            tr = now;
+        }
         if (m == 0)
             break;
-        if (m > m1 || h >= n)
+        if (m > prev || h >= n)
             return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
                                 "prefix doubling did not converge (h = %lld, %lld active)", h, m);
         rounds++;
-        k_gather_keys<<<grid(c, m), 256, 0, s0>>>(m, c->V0, c->ISA, c->K0);
-        LAUNCHED("k_gather_keys");
-        cub::DoubleBuffer<uint32_t> rk(c->K0, c->K1);
-        cub::DoubleBuffer<int32_t> rv(c->V0, c->SA);
-        tb = c->tmp_bytes;
-        CU(cub_sort(c, c->tmp, tb, rk, rv, m, end_bit, s0), "radix sort by group");
-        if (rv.Current() != c->V0)
-            CU(cudaMemcpyAsync(c->V0, rv.Current(), (size_t)m * 4, cudaMemcpyDeviceToDevice, s0),
-               "cudaMemcpy");
-        k_restore<<<grid(c, n), 256, 0, s0>>>(n, m, c->act, c->ISA, c->SA);
-        LAUNCHED("k_restore");
-        tb = c->tmp_bytes;
-        CU(cub_split(c->tmp, tb, rk.Current(), c->V0, c->ISA, rk.Alternate(), c->SA, n, h, m, s0),
-           "splitting groups");
-        k_update<<<grid(c, m), 256, 0, s0>>>(m, c->V0, rk.Alternate(), c->ISA, c->act);
-        LAUNCHED("k_update");
+        prev = m;
         h *= 2;
     }
     double t3 = pc_time_now();
@@ -817,11 +1177,13 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
                             "(%lld entries out of range or repeated)", n - 1, bad);
     double t4 = pc_time_now();
 
-    /* ---- download, with the LCP kernels beside it in cuda-ms ---- */
+    /* ---- download, with the LCP kernels beside it in cuda-ms ----
+     * ISA is dead after the rounds: Phi and then PLCP live there, LCP in
+     * the pool. */
     int lcp_gpu = LCPh && h <= SA_CUDA_LCP_GPU_MAX_H;
+    int32_t *Phi = c->ISA, *L = (int32_t *)c->pool;
     if (lcp_gpu) {
         i64 C = std::max<i64>(32, h / 2);
-        int32_t *Phi = (int32_t *)c->K0, *L = (int32_t *)c->K1;
         k_phi<<<grid(c, n), 256, 0, s0>>>(n, c->SA, Phi);
         LAUNCHED("k_phi");
         k_plcp<<<grid(c, (n + C - 1) / C), 256, 0, s0>>>(c->T, n, C, Phi);
@@ -840,10 +1202,10 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         if (lcp_gpu) {
             CU(cudaEventRecord(c->ev[2], s0), "cudaEventRecord");
             if (c->ms) {
-                if ((rc = download_staged(c, LCPh, (const int32_t *)c->K1, n, c->ev[2], threads, err)))
+                if ((rc = download_staged(c, LCPh, L, n, c->ev[2], threads, err)))
                     return rc;
             } else {
-                CU(cudaMemcpyAsync(LCPh, c->K1, (size_t)n * 4, cudaMemcpyDeviceToHost, s0),
+                CU(cudaMemcpyAsync(LCPh, L, (size_t)n * 4, cudaMemcpyDeviceToHost, s0),
                    "downloading LCP");
             }
         }
@@ -855,9 +1217,15 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     CU(cudaDeviceSynchronize(), "downloading SA");
     if (st) {
         st->device_peak_bytes = c->peak;
-        st->meminfo_peak_bytes = (long long)(c->free0 - c->minfree);
+        uint64_t high = 0;
+        CU(cudaMemPoolGetAttribute(g_pool, cudaMemPoolAttrUsedMemHigh, &high), "cudaMemPoolGetAttribute");
+        st->pool_peak_bytes = (long long)high;
         st->rounds = rounds;
+        st->max_batches = max_batches;
+        st->spare_rounds = spare_rounds;
+        st->longest_group = longest;
         st->chars_per_word = k;
+        st->initial_words = W;
         st->bits_per_char = b;
         st->h_final = h;
         st->active_after_init = m1;

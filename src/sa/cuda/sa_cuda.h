@@ -27,9 +27,14 @@ extern "C" {
  * or the host clock; zero where a phase did not run). */
 typedef struct sa_cuda_stats {
     long long device_peak_bytes;  /* most bytes this call held on the device (buffers + CUB temp) */
-    long long meminfo_peak_bytes; /* largest drop of cudaMemGetInfo's free memory during the call */
+    long long pool_peak_bytes;    /* the same peak as the driver counts it (the memory pool's
+                                     cudaMemPoolAttrUsedMemHigh, reset at the start of the call) */
     int rounds;                   /* doubling rounds after the initial sort */
+    int max_batches;              /* most batches one round was cut into (1: whole rounds) */
+    int spare_rounds;             /* rounds done in one piece with the spare buffer (long groups) */
+    long long longest_group;      /* largest group after the initial sort */
     int chars_per_word;           /* characters packed into each 32-bit key word */
+    int initial_words;            /* words (of chars_per_word characters) in the initial sort */
     int bits_per_char;            /* bits of the recoded alphabet */
     long long h_final;            /* prefix length at which every group was a singleton */
     long long active_after_init;  /* suffixes still in unsorted groups after the initial sort */
@@ -58,6 +63,17 @@ int sa_build_cuda_ms(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_e
  * the SA download overlaps the LCP kernels). stats may be NULL. */
 int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int multi_stream,
                 int threads, sa_cuda_stats *stats, pc_error *err);
+
+/* Device memory is kept between calls in a memory pool of this module
+ * (repeated calls then allocate nothing from the driver); this hands it
+ * back to the driver. An allocation that fails trims the pool and retries
+ * by itself. */
+void sa_cuda_trim(void);
+
+/* Tests only: caps the active suffixes per batch of a round (0: the
+ * default, half of n), so that small inputs take the batched and the
+ * spare-buffer rounds. Not thread-safe; set it between calls. */
+void sa_cuda_set_batch_items(long long items);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
  * and cuda-ms on each file (warm-up run first; host-to-device and back
  * included; median of R runs), validates the last result with the O(n)
  * oracles (and cuda == cuda-ms), and prints one line per implementation:
- *   BENCH file impl bytes median_s MB/s device_B_per_n meminfo_B_per_n phases...
+ *   BENCH file impl bytes median_s MB/s device_B_per_n pool_B_per_n phases...
  * Without a CUDA device it prints SKIPPED and exits 0. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,12 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int count)
+{
+    qsort(v, (size_t)count, sizeof *v, cmp_double);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
 }
 
 static int bench_file(const char *path, int reps, int lcp)
@@ -42,18 +48,22 @@ static int bench_file(const char *path, int reps, int lcp)
         }
     }
     double *times = pc_malloc_array((size_t)reps, sizeof *times);
-    if (!times)
+    double *walls = pc_malloc_array((size_t)reps, sizeof *walls);
+    if (!times || !walls)
         return 2;
     for (int ms = 0; ms < 2 && !status; ms++) {
         sa_cuda_stats st, keep;
         memset(&keep, 0, sizeof keep);
+        double wall = 0;
         for (int r = -1; r < reps; r++) {
+            double w0 = pc_time_now();
             if (sa_cuda_run(T, n, SA[ms], LCP[ms], ms, 8, &st, &err) != PC_OK) {
                 fprintf(stderr, "%s: %s\n", path, err.msg);
                 status = 1;
                 break;
             }
             if (r >= 0) {
+                walls[r] = pc_time_now() - w0;
                 times[r] = st.s_total;
                 if (r == 0 || st.s_total < keep.s_total)
                     keep = st;
@@ -61,16 +71,19 @@ static int bench_file(const char *path, int reps, int lcp)
         }
         if (status)
             break;
-        qsort(times, (size_t)reps, sizeof *times, cmp_double);
-        double med = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+        double med = median(times, reps);
+        wall = median(walls, reps);
         printf("BENCH %s %s%s %d %.4f %.1f %.2f %.2f upload=%.4f init=%.4f rounds=%.4f(%d) "
-               "check=%.4f finish=%.4f lcp_host=%.4f chars=%dx%db active=%.3f h=%lld lcp=%s\n",
+               "check=%.4f finish=%.4f lcp_host=%.4f chars=%dx%dx%db active=%.3f h=%lld lcp=%s "
+               "batches=%d spare=%d longest=%lld call=%.4f\n",
                path, ms ? "cuda-ms" : "cuda", lcp ? "+lcp" : "", (int)n, med, n / 1e6 / med,
-               (double)keep.device_peak_bytes / n, (double)keep.meminfo_peak_bytes / n,
+               (double)keep.device_peak_bytes / n, (double)keep.pool_peak_bytes / n,
                keep.s_upload, keep.s_init, keep.s_rounds, keep.rounds, keep.s_check,
-               keep.s_finish, keep.s_lcp_host, keep.chars_per_word, keep.bits_per_char,
+               keep.s_finish, keep.s_lcp_host, keep.initial_words, keep.chars_per_word,
+               keep.bits_per_char,
                n ? (double)keep.active_after_init / n : 0.0, keep.h_final,
-               !lcp ? "none" : keep.lcp_on_gpu ? "gpu" : "host");
+               !lcp ? "none" : keep.lcp_on_gpu ? "gpu" : "host", keep.max_batches,
+               keep.spare_rounds, keep.longest_group, wall);
         fflush(stdout);
     }
     if (!status) {
@@ -92,6 +105,7 @@ static int bench_file(const char *path, int reps, int lcp)
         pc_free(LCP[ms]);
     }
     pc_free(times);
+    pc_free(walls);
     pc_free(T);
     return status;
 }
