@@ -23,6 +23,15 @@ int spmm_cuda_copy_bandwidth(size_t bytes, int reps, double *gbs, char *device,
 int spmm_cuda_host_register(void *p, size_t bytes);
 void spmm_cuda_host_unregister(void *p);
 
+/* Kernel time of a state that has run once (X on the device, transposed
+ * where the variant needs it): the kernel alone, launched back to back
+ * about 1 ms worth of times (*launches, from the single-launch time
+ * `single`), as the mean seconds per launch. Small matrices run in a few
+ * microseconds, where one launch between two events mostly measures the
+ * events. */
+int spmm_cuda_time_kernel(void *state, double single, double *seconds, int *launches,
+                          pc_error *err);
+
 /* What a prepared state chose on its matrix: the cuSPARSE algorithm, the
  * csr-cuda-fast configuration ("vec2 c8 s4"), else "". */
 const char *spmm_cuda_plan_name(const void *state);
