@@ -47,6 +47,7 @@ struct fast_args {
     double *__restrict__ partial;
     int32_t nseg, long_min, seglen;
     long long ngroups; /* persistent K = 1 kernel: groups in the grid */
+    int tiles;         /* groups per unit, each taking every tiles-th block of C*VEC columns */
 };
 
 template <int VEC>
@@ -99,9 +100,9 @@ __global__ void __launch_bounds__(FAST_BS) fast_kernel(fast_args a)
     int l = threadIdx.x % G, c = l % C, sl = l / C;
     int32_t lo, hi;
     double *out;
-    fast_unit(a, gid, lo, hi, out);
+    fast_unit(a, gid / a.tiles, lo, hi, out);
     const int K = a.K;
-    for (int cb = 0; cb < K; cb += C * VEC) {
+    for (int cb = (int)(gid % a.tiles) * C * VEC; cb < K; cb += a.tiles * C * VEC) {
         const int col = cb + c * VEC;
         double acc[VEC];
 #pragma unroll
@@ -233,13 +234,20 @@ static int pow2_at_least(int v)
 }
 
 /* A configuration fits K when its VEC keeps 16-byte alignment (K even) and
- * C is the smallest power of two covering K in one pass (capped at 32). */
-static int fast_fits(const fast_cfg *f, int K)
+ * C is the smallest power of two covering K in one pass (capped at 32);
+ * with `tiles` groups per row, when each group's C*VEC columns are exactly
+ * one tile of K / tiles columns. Tiles put
+ * more warps on a matrix of few rows and many columns (bcsstk13, 2003
+ * rows, K = 64: one warp per row left most of the chip idle); each tile
+ * reads the row's entries again, from cache. */
+static int fast_fits(const fast_cfg *f, int K, int tiles)
 {
     if (f->persist)
-        return K == 1;
+        return K == 1 && tiles == 1;
     if (f->vec > 1 && (K % 2 != 0 || f->vec > K))
         return 0;
+    if (tiles > 1) /* exactly one pass per tile: every group of a warp shuffles the same times */
+        return K % tiles == 0 && (K / tiles) % f->vec == 0 && f->c == K / tiles / f->vec;
     return f->c == pow2_at_least((K + f->vec - 1) / f->vec);
 }
 
@@ -267,8 +275,9 @@ static int fast_launch_cfg(spmm_cuda_state *s, int cfg, pc_error *err)
     if (f->persist == 2) /* K = 1: X is its own transpose; every row in the row blocks */
         return spmm_cuda_adaptive_blocks(s, s->X, INT32_MAX, err);
     fast_args a = {s->m,       s->K,      s->irp,     s->ja,   s->as,       s->X,      s->Y,
-                   s->seg_row, s->seg_lo, s->partial, s->nseg, s->long_min, s->seglen, 0};
-    long long threads = ((long long)s->m + s->nseg) * (f->c * f->s);
+                   s->seg_row, s->seg_lo, s->partial, s->nseg, s->long_min, s->seglen, 0,
+                   s->fast_tiles};
+    long long threads = ((long long)s->m + s->nseg) * (f->c * f->s) * s->fast_tiles;
     unsigned blocks = spmm_cuda_blocks(threads, FAST_BS);
     if (f->persist) {
         /* as many groups as the chip holds at once (2048 threads per SM) */
@@ -301,26 +310,31 @@ int spmm_cuda_fast_plan(spmm_cuda_state *s, const spmm_csr *A, pc_error *err)
         s->long_min = INT32_MAX;
     double mean = s->m ? (double)s->nnz / s->m : 0.0;
     s->fast_cfg = fast_heuristic(s->K, mean);
+    s->fast_tiles = 1;
     if (s->fast_cfg < 0)
         return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "csr-cuda-fast: no kernel for K=%d",
                             s->K);
     if ((double)s->nnz * s->K < FAST_TUNE_WORK)
         return PC_OK;
     double best = -1;
-    int best_cfg = s->fast_cfg;
-    for (int i = 0; i < FAST_NCFG; i++) {
-        if (!fast_fits(&fast_cfgs[i], s->K))
-            continue;
-        s->fast_cfg = i;
-        double t = 0;
-        if ((rc = spmm_cuda_time_launch(s, spmm_cuda_fast_launch, 3, &t, err)) != 0)
-            return rc;
-        if (best < 0 || t < best) {
-            best = t;
-            best_cfg = i;
+    int best_cfg = s->fast_cfg, best_tiles = 1;
+    for (int tiles = 1; tiles <= 4; tiles *= 2)
+        for (int i = 0; i < FAST_NCFG; i++) {
+            if (!fast_fits(&fast_cfgs[i], s->K, tiles))
+                continue;
+            s->fast_cfg = i;
+            s->fast_tiles = tiles;
+            double t = 0;
+            if ((rc = spmm_cuda_time_launch(s, spmm_cuda_fast_launch, 3, &t, err)) != 0)
+                return rc;
+            if (best < 0 || t < best) {
+                best = t;
+                best_cfg = i;
+                best_tiles = tiles;
+            }
         }
-    }
     s->fast_cfg = best_cfg;
+    s->fast_tiles = best_tiles;
     return PC_OK;
 }
 
@@ -330,6 +344,8 @@ const char *spmm_cuda_fast_name(const spmm_cuda_state *s)
     const fast_cfg *f = &fast_cfgs[s->fast_cfg];
     if (f->persist == 2)
         return "csr-stream row blocks";
-    snprintf(buf, sizeof buf, "vec%d c%d s%d%s", f->vec, f->c, f->s, f->persist ? " persistent" : "");
+    snprintf(buf, sizeof buf, "vec%d c%d s%d%s%s", f->vec, f->c, f->s,
+             s->fast_tiles > 1 ? (s->fast_tiles == 2 ? " t2" : " t4") : "",
+             f->persist ? " persistent" : "");
     return buf;
 }

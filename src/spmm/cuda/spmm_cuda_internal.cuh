@@ -51,6 +51,7 @@ typedef struct spmm_cuda_state {
     int32_t nseg, nlong, seglen, long_min;
     double *partial;
     int fast_cfg;             /* csr-cuda-fast: chosen kernel configuration */
+    int fast_tiles;           /* csr-cuda-fast: column tiles per row (1, 2, 4) */
     int sms;                  /* multiprocessors of the device */
     /* cuSPARSE */
     cusparseHandle_t sp;
