@@ -233,11 +233,8 @@ static int bench_spmm(int argc, char **argv)
     if (err.msg[0])
         return cli_usage_error("bench spmm", err.msg);
     int n = spmm_impl_count();
-    const char *names[64];
     int sel[64], expl[64];
-    for (int k = 0; k < n; k++)
-        names[k] = spmm_impl_at(k)->name;
-    if (pc_cli_select(o.impl, names, n, sel, expl, &err))
+    if (spmm_impl_select(o.impl, sel, expl, &err))
         return cli_usage_error("bench spmm", err.msg);
     static const char *shape_names[] = {"uniform", "banded", "powerlaw", "denserows"};
     spmm_gen_params p = {.rows = (int32_t)o.rows, .cols = (int32_t)o.rows,

@@ -212,11 +212,8 @@ int cmd_spmm(int argc, char **argv)
         return cli_usage_error("spmm", err.msg);
     }
     int n = spmm_impl_count();
-    const char *names[64];
     int sel[64], expl[64];
-    for (int k = 0; k < n; k++)
-        names[k] = spmm_impl_at(k)->name;
-    if (pc_cli_select(o.impl, names, n, sel, expl, &err))
+    if (spmm_impl_select(o.impl, sel, expl, &err))
         return cli_usage_error("spmm", err.msg);
 
     mm_coo coo;

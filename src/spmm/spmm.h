@@ -115,6 +115,10 @@ struct spmm_impl {
 int spmm_impl_count(void);
 const spmm_impl *spmm_impl_at(int i);
 const spmm_impl *spmm_impl_find(const char *name);
+/* Selects table entries from a comma-separated list of names ("all" =
+ * every entry), as pc_cli_select: sel[k] = 1 for each chosen entry k,
+ * explicit_sel[k] = 1 when it was named; both sized spmm_impl_count(). */
+int spmm_impl_select(const char *list, int *sel, int *explicit_sel, pc_error *err);
 /* Convenience: available(), tolerant of a NULL hook (= always available). */
 int spmm_impl_available(const spmm_impl *impl, char *why, size_t n);
 

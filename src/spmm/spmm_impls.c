@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pc_alloc.h"
+#include "pc_cli.h"
 #include "pc_config.h"
 #include "pc_rng.h"
 #include "pc_time.h"
@@ -64,6 +65,14 @@ static const spmm_impl impls[] = {
 };
 
 int spmm_impl_count(void) { return (int)(sizeof impls / sizeof impls[0]); }
+
+int spmm_impl_select(const char *list, int *sel, int *explicit_sel, pc_error *err)
+{
+    const char *names[sizeof impls / sizeof impls[0]];
+    for (int k = 0; k < spmm_impl_count(); k++)
+        names[k] = impls[k].name;
+    return pc_cli_select(list, names, spmm_impl_count(), sel, explicit_sel, err);
+}
 
 const spmm_impl *spmm_impl_at(int i)
 {

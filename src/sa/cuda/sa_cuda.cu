@@ -36,6 +36,7 @@
 
 extern "C" {
 #include "pc_alloc.h"
+#include "pc_cuda.h"
 #include "pc_error.h"
 #include "pc_time.h"
 #include "sa.h"
@@ -80,32 +81,9 @@ static int cu_fail(pc_error *err, const char *file, int line, const char *what, 
 
 /* ---- device detection ---------------------------------------------------- */
 
-static int cuda_probe(char *msg, size_t len)
-{
-    static int done = 0, ok = 0;
-    static char why[200];
-    if (!done) {
-        int count = 0;
-        cudaError_t e = cudaGetDeviceCount(&count);
-        if (e != cudaSuccess) {
-            snprintf(why, sizeof why, "no CUDA device (cudaGetDeviceCount: %s)",
-                     cudaGetErrorString(e));
-            (void)cudaGetLastError();
-        } else if (count == 0) {
-            snprintf(why, sizeof why, "no CUDA device (cudaGetDeviceCount: 0 devices)");
-        } else {
-            ok = 1;
-        }
-        done = 1;
-    }
-    if (len)
-        snprintf(msg, len, "%s", ok ? "" : why);
-    return ok;
-}
-
 extern "C" int sa_cuda_available(char *why, size_t why_len)
 {
-    return cuda_probe(why, why_len);
+    return pc_cuda_probe(why, why_len);
 }
 
 /* ---- the per-call context --------------------------------------------------- */
@@ -121,7 +99,6 @@ typedef struct sa_ctx {
     int32_t *ISA, *SA;
     uint32_t *pool;        /* 4 * bcap words: the initial sort's keys (2n), then the rounds' buffers */
     i64 bcap;              /* items per batch: a quarter of the pool */
-    int32_t *Vx;           /* spare-mode rounds only: the active suffixes (m1 words) */
     uint32_t *act;         /* one bit per position */
     uint32_t *ccnt;        /* per chunk of SA slots: active slots */
     int32_t *cgs;          /* per chunk: start of the group holding its first slot */
@@ -363,20 +340,6 @@ __global__ void k_gather_keys(i64 m, const int32_t *V, const int32_t *ISA, uint3
         K[t] = (uint32_t)ISA[V[t]];
 }
 
-/* The sort may have used SA[0..m) as its spare value buffer: put back the
- * finished suffixes that live there (a finished suffix's head is its SA
- * index). */
-__global__ void k_restore(i64 n, i64 m, const uint32_t *act, const int32_t *ISA, int32_t *SA)
-{
-    GS_LOOP(p, n) {
-        if ((act[p >> 5] >> (p & 31)) & 1u)
-            continue;
-        int32_t r = ISA[p];
-        if (r < m)
-            SA[r] = (int32_t)p;
-    }
-}
-
 __global__ void k_update(i64 m, const int32_t *V, const uint32_t *NH, int32_t *ISA, uint32_t *act)
 {
     GS_LOOP(t, m) {
@@ -554,7 +517,8 @@ struct sel_pair_active {
 /* Group start (x) and subgroup start (y) flags of sorted item t, as the
  * item index or 0, for a component-wise max scan. */
 struct split_in {
-    const uint32_t *K;  /* group heads, sorted */
+    const uint32_t *K;  /* group heads, sorted; NULL: every item has head k0 */
+    uint32_t k0;
     const int32_t *V;   /* suffixes, sorted by head, by ISA[i + h] inside */
     const int32_t *ISA;
     i64 n, h;
@@ -566,7 +530,7 @@ struct split_in {
     __host__ __device__ int2 operator()(i64 t) const
     {
 #ifdef __CUDA_ARCH__
-        int gs = t == 0 || K[t - 1] != K[t];
+        int gs = t == 0 || (K && K[t - 1] != K[t]);
         int ss = gs || key2(t - 1) != key2(t);
         return make_int2(gs ? (int)t : 0, ss ? (int)t : 0);
 #else
@@ -580,12 +544,13 @@ struct split_in {
  * and its place in SA. */
 struct split_out {
     const uint32_t *K;
+    uint32_t k0;
     const int32_t *V;
     uint32_t *NH;
     int32_t *SA;
     __host__ __device__ void operator()(ptrdiff_t t, int2 r) const
     {
-        uint32_t g = K[t];
+        uint32_t g = K ? K[t] : k0;
         NH[t] = g + (uint32_t)(r.y - r.x);
         SA[g + (uint32_t)(t - r.x)] = V[t];
     }
@@ -625,13 +590,14 @@ static cudaError_t cub_scan_heads(void *tmp, size_t &bytes, const uint32_t *F, u
     return cub::DeviceScan::InclusiveScan(tmp, bytes, F, H, max_u32(), n, s);
 }
 
-static cudaError_t cub_split(void *tmp, size_t &bytes, const uint32_t *K, const int32_t *V,
-                             const int32_t *ISA, uint32_t *NH, int32_t *SA, i64 n, i64 h, i64 m,
-                             cudaStream_t s)
+/* K = NULL: one group, of head k0 (no sort needed). */
+static cudaError_t cub_split(void *tmp, size_t &bytes, const uint32_t *K, uint32_t k0,
+                             const int32_t *V, const int32_t *ISA, uint32_t *NH, int32_t *SA, i64 n,
+                             i64 h, i64 m, cudaStream_t s)
 {
     auto in = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0),
-                                              split_in{ K, V, ISA, n, h });
-    auto out = thrust::make_tabulate_output_iterator(split_out{ K, V, NH, SA });
+                                              split_in{ K, k0, V, ISA, n, h });
+    auto out = thrust::make_tabulate_output_iterator(split_out{ K, k0, V, NH, SA });
     return cub::DeviceScan::InclusiveScan(tmp, bytes, in, out, max_int2(), m, s);
 }
 
@@ -832,43 +798,68 @@ static int read_count(sa_ctx *c, i64 *out, pc_error *err)
 
 /* A round's batches: ranges [lo, hi) of group heads (both ends group
  * starts, so every group lies in one batch) holding at most cap active
- * suffixes each. Candidate ends are the group starts found at each chunk
- * of CH slots: the active slots before the group start g of chunk c are
- * the chunk counts before c minus the slots [g, c*CH) of that group (all
- * active). Returns the number of batches, or -1 when some group plus a
- * chunk does not fit cap (the caller then takes the spare-buffer round). */
+ * suffixes each (sorted batches), or a single group of any length (no sort
+ * needed). Candidate ends are the group starts found at each chunk of CH
+ * slots: the active slots before the group start g of chunk c are the
+ * chunk counts before c minus the slots [g, c*CH) of that group (all
+ * active). When not even the next candidate fits, the group starting the
+ * range is long (it holds every chunk start up to that candidate; with the
+ * default cap n/2, longer than n/2 - CH) and becomes a batch of its own:
+ * its end is looked up on the device. */
+static int group_end(sa_ctx *c, i64 g, i64 end, i64 *out, pc_error *err);
+
 typedef struct batch {
     int32_t lo, hi;
     i64 items;
+    int single; /* one group: no sort */
 } batch;
 
-static int plan_batches(i64 n, i64 CH, int nc, const uint32_t *cnt, const int32_t *gs, i64 cap,
-                        std::vector<batch> &out, i64 *total)
+static int plan_batches(sa_ctx *c, i64 CH, int nc, const uint32_t *cnt, const int32_t *gs,
+                        std::vector<batch> &out, i64 *total, pc_error *err)
 {
+    const i64 n = c->n, cap = c->bcap;
     std::vector<i64> bnd((size_t)nc + 1), before((size_t)nc + 1);
     i64 sum = 0;
-    for (int c = 0; c < nc; c++) {
-        bnd[c] = gs[c];
-        before[c] = sum - (c * CH - (i64)gs[c]);
-        sum += cnt[c];
+    for (int k = 0; k < nc; k++) {
+        bnd[k] = gs[k];
+        before[k] = sum - (k * CH - (i64)gs[k]);
+        sum += cnt[k];
     }
     bnd[nc] = n;
     before[nc] = sum;
     *total = sum;
     out.clear();
-    int at = 0;
-    while (bnd[at] < n) {
+    i64 cur = 0, bcur = 0; /* next slot to plan, active slots before it */
+    int first = 0;         /* first candidate beyond cur */
+    while (cur < n) {
+        while (first <= nc && bnd[first] <= cur)
+            first++;
         int best = -1;
-        for (int c = at + 1; c <= nc && before[c] - before[at] <= cap; c++)
-            if (bnd[c] > bnd[at])
-                best = c;
-        if (best < 0)
-            return -1;
-        if (before[best] > before[at])
-            out.push_back(batch{ (int32_t)bnd[at], (int32_t)bnd[best], before[best] - before[at] });
-        at = best;
+        for (int k = first; k <= nc && before[k] - bcur <= cap; k++)
+            best = k;
+        if (best >= 0) {
+            if (before[best] > bcur)
+                out.push_back(batch{ (int32_t)cur, (int32_t)bnd[best], before[best] - bcur, 0 });
+            cur = bnd[best];
+            bcur = before[best];
+            continue;
+        }
+        i64 end = 0;
+        int rc = group_end(c, cur, bnd[first], &end, err);
+        if (rc)
+            return rc;
+        if (end <= cur || end > bnd[first])
+            return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                                "batch plan: the group at slot %lld ends at %lld", cur, end);
+        if (end - cur > 1) /* a singleton is no work */
+            out.push_back(batch{ (int32_t)cur, (int32_t)end, end - cur, 1 });
+        bcur += end - cur > 1 ? end - cur : 0;
+        cur = end;
     }
-    return (int)out.size();
+    if (bcur != sum)
+        return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                            "batch plan: %lld active suffixes planned, %lld counted", bcur, sum);
+    return PC_OK;
 }
 
 /* One batch of a round: the active suffixes of the groups with heads in
@@ -915,54 +906,66 @@ static int round_batch(sa_ctx *c, i64 h, int end_bit, int32_t lo, int32_t hi, in
     tb = c->tmp_bytes;
     CU(cub_sort(c, c->tmp, tb, rk, rv, m, end_bit, s0), "radix sort by group");
     tb = c->tmp_bytes;
-    CU(cub_split(c->tmp, tb, rk.Current(), rv.Current(), c->ISA, rk.Alternate(), c->SA, n, h, m, s0),
-       "splitting groups");
+    CU(cub_split(c->tmp, tb, rk.Current(), 0, rv.Current(), c->ISA, rk.Alternate(), c->SA, n, h, m,
+                 s0), "splitting groups");
     k_update<<<grid(c, m), 256, 0, s0>>>(m, rv.Current(), rk.Alternate(), c->ISA, c->act);
     LAUNCHED("k_update");
     return PC_OK;
 }
 
-/* A round in one piece for inputs whose largest group does not fit a
- * batch (periodic, all-equal): the active suffixes in their own buffer
- * Vx (m1 words, allocated once), the sort's spare values in SA, whose
- * finished entries are then put back from ISA. */
-static int round_spare(sa_ctx *c, i64 h, int end_bit, i64 m1, i64 *got, pc_error *err)
+/* A batch of one group, of head g: its active suffixes come out of the
+ * select already in order (one head), so no sort and two buffers of up to
+ * n items: any group fits, however long (all-equal, period-1 texts). */
+static int round_group(sa_ctx *c, i64 h, int32_t g, i64 expect, pc_error *err)
 {
     const i64 n = c->n;
     cudaStream_t s0 = c->st[0];
-    uint32_t *K0 = c->pool, *K1 = c->pool + n;
-    int rc;
-    if (!c->Vx && (rc = dev_alloc(c, (void **)&c->Vx, (size_t)m1 * 4, "the active suffixes", err)))
-        return rc;
+    int32_t *V = (int32_t *)c->pool;
+    uint32_t *NH = c->pool + n;
     size_t tb = c->tmp_bytes;
-    CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, c->Vx, c->cnt, n, h, s0),
-       "selecting active suffixes");
+    int rc;
+    CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, g, g + 1, 0 }, V, c->cnt, n, h, s0),
+       "selecting a group's suffixes");
     i64 m = 0;
     if ((rc = read_count(c, &m, err)))
         return rc;
-    *got = m;
-    if (m > m1)
+    if (m != expect)
         return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
-                            "prefix doubling did not converge (h = %lld, %lld active)", h, m);
+                            "round h = %lld: group %d selected %lld suffixes, planned %lld", h, (int)g,
+                            m, expect);
     if (m == 0)
         return PC_OK;
-    k_gather_keys<<<grid(c, m), 256, 0, s0>>>(m, c->Vx, c->ISA, K0);
-    LAUNCHED("k_gather_keys");
-    cub::DoubleBuffer<uint32_t> rk(K0, K1);
-    cub::DoubleBuffer<int32_t> rv(c->Vx, c->SA);
     tb = c->tmp_bytes;
-    CU(cub_sort(c, c->tmp, tb, rk, rv, m, end_bit, s0), "radix sort by group");
-    if (rv.Current() != c->Vx)
-        CU(cudaMemcpyAsync(c->Vx, rv.Current(), (size_t)m * 4, cudaMemcpyDeviceToDevice, s0),
-           "cudaMemcpy");
-    k_restore<<<grid(c, n), 256, 0, s0>>>(n, m, c->act, c->ISA, c->SA);
-    LAUNCHED("k_restore");
-    tb = c->tmp_bytes;
-    CU(cub_split(c->tmp, tb, rk.Current(), c->Vx, c->ISA, rk.Alternate(), c->SA, n, h, m, s0),
-       "splitting groups");
-    k_update<<<grid(c, m), 256, 0, s0>>>(m, c->Vx, rk.Alternate(), c->ISA, c->act);
+    CU(cub_split(c->tmp, tb, NULL, (uint32_t)g, V, c->ISA, NH, c->SA, n, h, m, s0),
+       "splitting a group");
+    k_update<<<grid(c, m), 256, 0, s0>>>(m, V, NH, c->ISA, c->act);
     LAUNCHED("k_update");
     return PC_OK;
+}
+
+/* First slot in (g, end) whose group head is not g, or end: where the group
+ * starting at slot g ends. */
+__global__ void k_group_end(i64 g, i64 end, const int32_t *SA, const int32_t *ISA,
+                            unsigned long long *out)
+{
+    for (i64 y = g + 1 + (i64)blockIdx.x * blockDim.x + threadIdx.x; y < end;
+         y += (i64)gridDim.x * blockDim.x)
+        if (ISA[SA[y]] != (int32_t)g) {
+            atomicMin(out, (unsigned long long)y);
+            return;
+        }
+}
+
+static int group_end(sa_ctx *c, i64 g, i64 end, i64 *out, pc_error *err)
+{
+    cudaStream_t s0 = c->st[0];
+    CU(cudaMemcpyAsync(c->cnt, &end, sizeof end, cudaMemcpyHostToDevice, s0), "cudaMemcpy");
+    if (end > g + 1) {
+        k_group_end<<<grid(c, end - g - 1), 256, 0, s0>>>(g, end, c->SA, c->ISA,
+                                                          (unsigned long long *)c->cnt);
+        LAUNCHED("k_group_end");
+    }
+    return read_count(c, out, err);
 }
 
 /* Words of k characters in the initial sort: 2, or 4 when the text looks
@@ -1030,7 +1033,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         mx = std::max(mx, b);
         CU(cub_scan_heads(NULL, b, K0, K1, n, s0), "sizing the scan");
         mx = std::max(mx, b);
-        CU(cub_split(NULL, b, K0, c->ISA, c->ISA, K1, c->SA, n, 1, n, s0), "sizing the scan");
+        CU(cub_split(NULL, b, K0, 0, c->ISA, c->ISA, K1, c->SA, n, 1, n, s0), "sizing the scan");
         mx = std::max(mx, b);
         CU(cub_count(NULL, b, c->act, c->cnt, words, s0), "sizing the reduction");
         mx = std::max(mx, b);
@@ -1112,7 +1115,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     const int nc = (int)((n + CH - 1) / CH);
     int end_bit = bits_for(n - 1);
     i64 h = (i64)W * k, prev = m1;
-    int rounds = 0, spare_rounds = 0, max_batches = m1 ? 1 : 0;
+    int rounds = 0, groups = 0, max_batches = m1 ? 1 : 0;
     std::vector<batch> plan;
     double tr = t2;
     while (prev > 0) {
@@ -1123,32 +1126,27 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         } else {
             k_chunks<<<nc, 256, 0, s0>>>(n, CH, c->SA, c->ISA, c->act, c->ccnt, c->cgs);
             LAUNCHED("k_chunks");
-            uint32_t *hc = (uint32_t *)c->hcnt;
+            uint32_t *hc = (uint32_t *)(c->hcnt + 1); /* hcnt[0] is read_count's */
             int32_t *hg = (int32_t *)(hc + SA_CUDA_CHUNKS);
             CU(cudaMemcpyAsync(hc, c->ccnt, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
             CU(cudaMemcpyAsync(hg, c->cgs, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
             CU(cudaStreamSynchronize(s0), "planning the batches");
-            int nb = plan_batches(n, CH, nc, hc, hg, c->bcap, plan, &m);
-            if (nb < 0) {
-                spare_rounds++;
-                if ((rc = round_spare(c, h, end_bit, m1, &got, err)))
+            if ((rc = plan_batches(c, CH, nc, hc, hg, plan, &m, err)))
+                return rc;
+            for (const batch &bt : plan) {
+                if (bt.single)
+                    groups++;
+                if ((rc = bt.single ? round_group(c, h, bt.lo, bt.items, err)
+                                    : round_batch(c, h, end_bit, bt.lo, bt.hi, 0, bt.items, &got, err)))
                     return rc;
-                if (got != m)
-                    return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
-                                        "round h = %lld: %lld active suffixes selected, %lld counted",
-                                        h, got, m);
-            } else {
-                max_batches = std::max(max_batches, nb);
-                for (const batch &bt : plan)
-                    if ((rc = round_batch(c, h, end_bit, bt.lo, bt.hi, 0, bt.items, &got, err)))
-                        return rc;
             }
+            max_batches = std::max(max_batches, (int)plan.size());
         }
         if (c->trace) {
             CU(cudaStreamSynchronize(s0), "tracing a round");
             double now = pc_time_now();
-            fprintf(stderr, "sa-cuda round h=%lld active=%lld batches=%d spare=%d %.3f ms\n", h, m,
-                    prev <= c->bcap ? 1 : (int)plan.size(), spare_rounds, (now - tr) * 1e3);
+            fprintf(stderr, "sa-cuda round h=%lld active=%lld batches=%d one-group batches=%d %.3f ms\n",
+                    h, m, prev <= c->bcap ? 1 : (int)plan.size(), groups, (now - tr) * 1e3);
             tr = now;
         }
         if (m == 0)
@@ -1222,7 +1220,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         st->pool_peak_bytes = (long long)high;
         st->rounds = rounds;
         st->max_batches = max_batches;
-        st->spare_rounds = spare_rounds;
+        st->group_batches = groups;
         st->longest_group = longest;
         st->chars_per_word = k;
         st->initial_words = W;

@@ -31,7 +31,7 @@ typedef struct sa_cuda_stats {
                                      cudaMemPoolAttrUsedMemHigh, reset at the start of the call) */
     int rounds;                   /* doubling rounds after the initial sort */
     int max_batches;              /* most batches one round was cut into (1: whole rounds) */
-    int spare_rounds;             /* rounds done in one piece with the spare buffer (long groups) */
+    int group_batches;            /* batches of one (long) group, which need no sort */
     long long longest_group;      /* largest group after the initial sort */
     int chars_per_word;           /* characters packed into each 32-bit key word */
     int initial_words;            /* words (of chars_per_word characters) in the initial sort */
@@ -71,8 +71,8 @@ int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int mult
 void sa_cuda_trim(void);
 
 /* Tests only: caps the active suffixes per batch of a round (0: the
- * default, half of n), so that small inputs take the batched and the
- * spare-buffer rounds. Not thread-safe; set it between calls. */
+ * default, half of n), so that small inputs take the batched rounds and
+ * the one-group batches. Not thread-safe; set it between calls. */
 void sa_cuda_set_batch_items(long long items);
 
 #ifdef __cplusplus

@@ -94,29 +94,6 @@ int spmm_cuda_time_launch(spmm_cuda_state *s, int (*fn)(spmm_cuda_state *, pc_er
     return PC_OK;
 }
 
-/* Device detection once per process: cudaGetDeviceCount is slow-ish and its
- * answer does not change. */
-static int cuda_probe(char *msg, size_t n)
-{
-    static int done = 0, ok = 0;
-    static char why[200];
-    if (!done) {
-        int count = 0;
-        cudaError_t e = cudaGetDeviceCount(&count);
-        if (e != cudaSuccess) {
-            snprintf(why, sizeof why, "no CUDA device (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
-            (void)cudaGetLastError();
-        } else if (count == 0) {
-            snprintf(why, sizeof why, "no CUDA device (cudaGetDeviceCount: 0 devices)");
-        } else {
-            ok = 1;
-        }
-        done = 1;
-    }
-    if (n)
-        snprintf(msg, n, "%s", ok ? "" : why);
-    return ok;
-}
 
 extern "C" int spmm_cuda_available(const spmm_impl *self, char *why, size_t n)
 {
@@ -125,7 +102,7 @@ extern "C" int spmm_cuda_available(const spmm_impl *self, char *why, size_t n)
             snprintf(why, n, "unknown CUDA variant %d", self->variant);
         return 0;
     }
-    return cuda_probe(why, n);
+    return pc_cuda_probe(why, n);
 }
 
 static int uses_transpose(int variant)
@@ -336,7 +313,7 @@ extern "C" int spmm_cuda_copy_bandwidth(size_t bytes, int reps, double *gbs, cha
                                         size_t device_len, pc_error *err)
 {
     char why[256];
-    if (!cuda_probe(why, sizeof why))
+    if (!pc_cuda_probe(why, sizeof why))
         return pc_error_set(err, PC_EUNAVAIL, NULL, 0, "%s", why);
     cudaDeviceProp p;
     SPMM_CU(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
@@ -373,7 +350,7 @@ extern "C" int spmm_cuda_copy_bandwidth(size_t bytes, int reps, double *gbs, cha
 
 extern "C" int spmm_cuda_host_register(void *p, size_t bytes)
 {
-    if (!bytes || !cuda_probe(NULL, 0))
+    if (!bytes || !pc_cuda_probe(NULL, 0))
         return -1;
     if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) != cudaSuccess) {
         (void)cudaGetLastError();

@@ -340,11 +340,8 @@ int main(int argc, char **argv)
     if (nk <= 0)
         return usage();
     int n = spmm_impl_count();
-    const char *names[MAX_IMPLS];
     int sel[MAX_IMPLS], expl[MAX_IMPLS];
-    for (int k = 0; k < n; k++)
-        names[k] = spmm_impl_at(k)->name;
-    if (pc_cli_select(o.impls, names, n, sel, expl, &err)) {
+    if (spmm_impl_select(o.impls, sel, expl, &err)) {
         fprintf(stderr, "spmm-cuda-bench: %s\n", err.msg);
         return 2;
     }

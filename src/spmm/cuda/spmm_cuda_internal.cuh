@@ -16,6 +16,7 @@
 /* The project's C headers carry no extern "C" of their own. */
 extern "C" {
 #include "pc_alloc.h"
+#include "pc_cuda.h"
 #include "pc_error.h"
 #include "spmm.h"
 }
