@@ -220,8 +220,17 @@ static void pairs_radix_sort(radix_scratch *rx, uint64_t *key, int32_t *v, int64
         pairs_insertion(key, v, m);
         return;
     }
-    if (shift <= 0)
-        return;
+    /* Start at the highest bit in which the keys differ: on repetitive
+     * text a bucket holds long runs of equal keys, which would otherwise
+     * be counted and copied once per digit all the way down. */
+    uint64_t diff = 0;
+    for (int64_t i = 1; i < m; i++)
+        diff |= key[i] ^ key[0];
+    if (shift < 64)
+        diff &= ((uint64_t)1 << shift) - 1;
+    if (!diff)
+        return; /* all equal: ties stay in any order */
+    shift = 64 - __builtin_clzll(diff);
     int dbits = 4;
     while (dbits < RDIG && ((int64_t)1 << dbits) < m)
         dbits++;
