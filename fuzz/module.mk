@@ -22,8 +22,14 @@ FUZZ_CC      ?= clang
 AFL_CC       ?= afl-clang-fast
 FUZZ_DIR     ?= build/fuzz
 FUZZ_AFL_DIR ?= build/fuzz-afl
-# Inputs larger than this are rejected by the targets anyway.
+# -max_len: inputs larger than a target's cap are rejected at once, so
+# libFuzzer is told each target's cap (FUZZ_MAX_LEN_<target>, read by
+# fuzz/run.sh) and spends no executions on them.
 FUZZ_MAX_LEN ?= 65536
+FUZZ_MAX_LEN_sa ?= 512
+FUZZ_MAX_LEN_dag ?= 16384
+FUZZ_MAX_LEN_stg ?= 16384
+export FUZZ_MAX_LEN_sa FUZZ_MAX_LEN_dag FUZZ_MAX_LEN_stg
 
 # Fuzz builds have no CUDA, OpenCL or MPI: the targets exercise host code.
 FUZZ_DEFS := $(filter-out -DPC_HAVE_CUDA=% -DPC_HAVE_OPENCL=% -DPC_HAVE_MPI=%,$(DEFS)) \
