@@ -81,9 +81,11 @@ def load_cases(path):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             parts = [p.strip() for p in line.split(" | ")]
-            if len(parts) != 6:
-                raise SystemExit("%s: bad line (6 fields separated by ' | '): %s" % (path, line))
-            cases.append(dict(zip(("name", "input", "gen", "run", "attr", "model"), parts)))
+            if len(parts) not in (6, 7, 8):
+                raise SystemExit("%s: bad line (6 to 8 fields separated by ' | '): %s"
+                                 % (path, line))
+            cases.append(dict(zip(("name", "input", "gen", "run", "attr", "model", "massif",
+                                   "warm"), parts)))
     return cases
 
 

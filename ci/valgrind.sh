@@ -27,6 +27,12 @@ chmod +x "$wrap"
 export PARCHECK_BIN=$PWD/$wrap
 export CK_FORK=no CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-20}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+# The SA suites compare with the naive oracle up to 1 KiB here (16 KiB in
+# make check): on their constant and periodic texts it is quadratic, and
+# sa/test_adversarial alone did not end within 20 minutes under memcheck.
+# Every input still goes through every implementation and the oracle's
+# linear checks.
+export PARCHECK_TEST_NAIVE_MAX=${PARCHECK_TEST_NAIVE_MAX:-1024}
 passed=0 failed=0
 run() { # name command...
   local name=$1; shift
@@ -57,6 +63,13 @@ done
 cli_bad=0 cli_n=0
 for l in "$logs"/cli.*.log; do
   [ -f "$l" ] || continue
+  # A process that a CLI run forked (PoCL starting its linker) logs only
+  # its header before it execs an untraced program: no summary, nothing
+  # to check. Its parent's log holds the run's verdict.
+  ppid=$(sed -nE 's/^==[0-9]+== Parent PID: ([0-9]+).*/\1/p' "$l" | head -n 1)
+  if ! grep -q 'ERROR SUMMARY' "$l" && [ -n "$ppid" ] && [ -f "$logs/cli.$ppid.log" ]; then
+    continue
+  fi
   cli_n=$((cli_n + 1))
   if ! grep -q 'ERROR SUMMARY: 0 errors' "$l"; then
     cli_bad=$((cli_bad + 1)); echo "FAIL CLI run: $l"

@@ -22,12 +22,15 @@ for t in "$@"; do
   seeds=fuzz/corpus/$t
   dict=fuzz/dict/$t.dict
   log=$FUZZ_DIR/fuzz-$t.log
+  # the target's own size cap when the make fragment names one
+  maxlen_var=FUZZ_MAX_LEN_$t
+  maxlen=${!maxlen_var:-$FUZZ_MAX_LEN}
   [ -d "$seeds" ] || { echo "fuzz: no seed corpus $seeds"; status=1; continue; }
   echo "== fuzz $t ($mode, ${FUZZ_SECONDS}s)"
   if [ "$mode" = libfuzzer ]; then
     work=$FUZZ_DIR/corpus/$t
     mkdir -p "$work"
-    args=(-max_total_time="$FUZZ_SECONDS" -max_len="$FUZZ_MAX_LEN" -timeout=10
+    args=(-max_total_time="$FUZZ_SECONDS" -max_len="$maxlen" -timeout=10
           -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$FUZZ_DIR/crashes/$t-")
     [ -f "$dict" ] && args+=(-dict="$dict")
     # OpenMP: one thread, the targets are deterministic and single-threaded

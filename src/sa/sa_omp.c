@@ -101,34 +101,60 @@ static int64_t omp_exclusive_sum(int64_t *part, int nt)
     return total;
 }
 
+/* Block t of nt of the groups: st->sub turned into prefix sums within the
+ * block; returns the block's total. */
+static int64_t omp_block_sum(omp_state *st, int t, int nt)
+{
+    int64_t ng = st->ngroups, sum = 0;
+    for (int64_t g = ng * t / nt; g < ng * (t + 1) / nt; g++) {
+        int32_t c = st->sub[g];
+        st->sub[g] = (int32_t)sum; /* fits: groups <= n / 2 */
+        sum += c;
+    }
+    return sum;
+}
+
+/* Block t of nt of the groups: the block's offset added to st->sub. */
+static void omp_block_add(omp_state *st, int t, int nt, int64_t off)
+{
+    int64_t ng = st->ngroups;
+    for (int64_t g = ng * t / nt; g < ng * (t + 1) / nt; g++)
+        st->sub[g] += (int32_t)off;
+}
+
 /* Builds the list of unsorted groups from st->sub counts: prefix sums per
  * block of groups (one block per thread), the blocks' totals (in hist),
- * then every group's offset, and the emission spread dynamically. */
+ * then every group's offset, and the emission spread dynamically. Without
+ * st->par the same steps run on one thread outside the OpenMP runtime (a
+ * region with a false if clause costs microseconds under libomp, and a
+ * short text takes a dozen steps). */
 static int omp_collect(omp_state *st, pc_error *err)
 {
     int nt = st->par ? st->threads : 1;
     int64_t ng = st->ngroups, *part = st->hist;
-#pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
-    for (int t = 0; t < nt; t++) {
-        int64_t sum = 0;
-        for (int64_t g = ng * t / nt; g < ng * (t + 1) / nt; g++) {
-            int32_t c = st->sub[g];
-            st->sub[g] = (int32_t)sum; /* fits: groups <= n / 2 */
-            sum += c;
-        }
-        part[t] = sum;
+    if (st->par) {
+#pragma omp parallel for schedule(static) num_threads(nt)
+        for (int t = 0; t < nt; t++)
+            part[t] = omp_block_sum(st, t, nt);
+    } else {
+        part[0] = omp_block_sum(st, 0, 1);
     }
     int64_t total = omp_exclusive_sum(part, nt);
     uint64_t *next = pc_malloc_array((size_t)(total ? total : 1), sizeof *next);
     if (!next)
         return pc_error_nomem(err, "sorting suffixes (omp groups)");
-#pragma omp parallel num_threads(nt) if (st->par)
-    {
+    if (st->par) {
+#pragma omp parallel num_threads(nt)
+        {
 #pragma omp for schedule(static)
-        for (int t = 0; t < nt; t++)
-            for (int64_t g = ng * t / nt; g < ng * (t + 1) / nt; g++)
-                st->sub[g] += (int32_t)part[t];
+            for (int t = 0; t < nt; t++)
+                omp_block_add(st, t, nt, part[t]);
 #pragma omp for schedule(dynamic, 1024)
+            for (int64_t g = 0; g < ng; g++)
+                omp_emit(st, (int32_t)(st->groups[g] >> 32), (int32_t)(uint32_t)st->groups[g],
+                         next + st->sub[g]);
+        }
+    } else {
         for (int64_t g = 0; g < ng; g++)
             omp_emit(st, (int32_t)(st->groups[g] >> 32), (int32_t)(uint32_t)st->groups[g],
                      next + st->sub[g]);
@@ -141,6 +167,41 @@ static int omp_collect(omp_state *st, pc_error *err)
     return PC_OK;
 }
 
+/* Entries [lo, hi) of block t of nt: how many runs of equal keys longer
+ * than 1 start there. */
+static int64_t omp_initial_count(const omp_state *st, int t, int nt)
+{
+    int32_t n = st->n;
+    const uint64_t *key = st->w;
+    int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
+    int64_t groups = 0;
+    for (int32_t j = lo; j < hi; j++)
+        groups += (j == 0 || key[j] != key[j - 1]) && j + 1 < n && key[j + 1] == key[j];
+    return groups;
+}
+
+/* Block t of nt: ranks of its entries, and its runs written at out. */
+static void omp_initial_emit(omp_state *st, int t, int nt, uint64_t *out)
+{
+    int32_t n = st->n;
+    const uint64_t *key = st->w;
+    int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
+    int32_t head = lo;
+    while (head > 0 && key[head] == key[head - 1])
+        head--;
+    for (int32_t j = lo; j < hi; j++) {
+        if (j > 0 && key[j] != key[j - 1])
+            head = j;
+        st->rank[st->SA[j]] = head;
+        if (head == j && j + 1 < n && key[j + 1] == key[j]) {
+            int32_t e = j + 1;
+            while (e < n && key[e] == key[j])
+                e++;
+            *out++ = (uint64_t)j << 32 | (uint32_t)(e - j);
+        }
+    }
+}
+
 /* The first groups: the suffixes sorted by their first k bytes
  * (sa_radix.c); the runs of equal keys longer than 1 are the unsorted
  * groups, counted and then emitted per block of entries (one block per
@@ -150,19 +211,17 @@ static int omp_collect(omp_state *st, pc_error *err)
 static int omp_initial(omp_state *st, int *k, pc_error *err)
 {
     int32_t n = st->n;
-    const uint64_t *key = st->w;
     int rc = sa_initial_sort(st->T, n, st->SA, st->w, st->threads, k, err);
     if (rc != PC_OK)
         return rc;
     int nt = st->par ? st->threads : 1;
     int64_t *part = st->hist;
-#pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
-    for (int t = 0; t < nt; t++) {
-        int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
-        int64_t groups = 0;
-        for (int32_t j = lo; j < hi; j++)
-            groups += (j == 0 || key[j] != key[j - 1]) && j + 1 < n && key[j + 1] == key[j];
-        part[t] = groups;
+    if (st->par) {
+#pragma omp parallel for schedule(static) num_threads(nt)
+        for (int t = 0; t < nt; t++)
+            part[t] = omp_initial_count(st, t, nt);
+    } else {
+        part[0] = omp_initial_count(st, 0, 1);
     }
     int64_t total = omp_exclusive_sum(part, nt);
     st->groups = pc_malloc_array((size_t)(total ? total : 1), sizeof *st->groups);
@@ -171,26 +230,40 @@ static int omp_initial(omp_state *st, int *k, pc_error *err)
     st->ngroups = total;
     if (total == 0)
         return PC_OK;
-#pragma omp parallel for schedule(static) num_threads(nt) if (st->par)
-    for (int t = 0; t < nt; t++) {
-        int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
-        uint64_t *out = st->groups + part[t];
-        int32_t head = lo;
-        while (head > 0 && key[head] == key[head - 1])
-            head--;
-        for (int32_t j = lo; j < hi; j++) {
-            if (j > 0 && key[j] != key[j - 1])
-                head = j;
-            st->rank[st->SA[j]] = head;
-            if (head == j && j + 1 < n && key[j + 1] == key[j]) {
-                int32_t e = j + 1;
-                while (e < n && key[e] == key[j])
-                    e++;
-                *out++ = (uint64_t)j << 32 | (uint32_t)(e - j);
-            }
-        }
+    if (st->par) {
+#pragma omp parallel for schedule(static) num_threads(nt)
+        for (int t = 0; t < nt; t++)
+            omp_initial_emit(st, t, nt, st->groups + part[t]);
+    } else {
+        omp_initial_emit(st, 0, 1, st->groups);
     }
     return PC_OK;
+}
+
+/* Phase A for group g: its words (rank h later, suffix), sorted here
+ * unless the group is large and sorted by all threads afterwards. */
+static void omp_sort_group(omp_state *st, int64_t g, int64_t h, int64_t big)
+{
+    int32_t n = st->n;
+    int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
+    for (int32_t j = l; j < l + len; j++) {
+        int32_t s = st->SA[j];
+        uint32_t k = s + h < n ? (uint32_t)st->rank[s + h] + 1 : 0;
+        st->w[j] = (uint64_t)k << 32 | (uint32_t)s;
+    }
+    if (!(st->par && len >= big)) {
+        sa_sort_u64(st->w + l, len);
+        for (int32_t j = l; j < l + len; j++)
+            st->SA[j] = (int32_t)(uint32_t)st->w[j];
+    }
+}
+
+/* Phase B for group g, unless it is large (re-ranked by all threads). */
+static void omp_rerank_group(omp_state *st, int64_t g, int64_t big)
+{
+    int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
+    if (!(st->par && len >= big))
+        st->sub[g] = omp_rerank(st, l, len);
 }
 
 /* One doubling step: phase A sorts every group by the rank h later, phase B
@@ -202,19 +275,13 @@ static int omp_step(omp_state *st, int64_t h, pc_error *err)
     st->sub = pc_malloc_array((size_t)st->ngroups, sizeof *st->sub);
     if (!st->sub)
         return pc_error_nomem(err, "sorting suffixes (omp step)");
-#pragma omp parallel for schedule(dynamic, 256) num_threads(st->threads) if (st->par)
-    for (int64_t g = 0; g < st->ngroups; g++) {
-        int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
-        for (int32_t j = l; j < l + len; j++) {
-            int32_t s = st->SA[j];
-            uint32_t k = s + h < n ? (uint32_t)st->rank[s + h] + 1 : 0;
-            st->w[j] = (uint64_t)k << 32 | (uint32_t)s;
-        }
-        if (!(st->par && len >= big)) {
-            sa_sort_u64(st->w + l, len);
-            for (int32_t j = l; j < l + len; j++)
-                st->SA[j] = (int32_t)(uint32_t)st->w[j];
-        }
+    if (st->par) {
+#pragma omp parallel for schedule(dynamic, 256) num_threads(st->threads)
+        for (int64_t g = 0; g < st->ngroups; g++)
+            omp_sort_group(st, g, h, big);
+    } else {
+        for (int64_t g = 0; g < st->ngroups; g++)
+            omp_sort_group(st, g, h, big);
     }
     if (st->par) {
         for (int64_t g = 0; g < st->ngroups; g++) {
@@ -232,11 +299,13 @@ static int omp_step(omp_state *st, int64_t h, pc_error *err)
                 st->SA[j] = (int32_t)(uint32_t)st->w[j];
         }
     }
-#pragma omp parallel for schedule(dynamic, 256) num_threads(st->threads) if (st->par)
-    for (int64_t g = 0; g < st->ngroups; g++) {
-        int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
-        if (!(st->par && len >= big))
-            st->sub[g] = omp_rerank(st, l, len);
+    if (st->par) {
+#pragma omp parallel for schedule(dynamic, 256) num_threads(st->threads)
+        for (int64_t g = 0; g < st->ngroups; g++)
+            omp_rerank_group(st, g, big);
+    } else {
+        for (int64_t g = 0; g < st->ngroups; g++)
+            omp_rerank_group(st, g, big);
     }
     for (int64_t g = 0; st->par && g < st->ngroups; g++) {
         int32_t l = (int32_t)(st->groups[g] >> 32), len = (int32_t)(uint32_t)st->groups[g];
@@ -259,7 +328,9 @@ int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
                      .par = threads > 1 && n >= 65536 };
     st.rank = pc_malloc_array((size_t)n, sizeof *st.rank);
     st.w = pc_malloc_array((size_t)n, sizeof *st.w);
-    st.hist = pc_malloc_array((size_t)threads << SA_RADIX_BITS, sizeof *st.hist);
+    /* the radix histograms serve the parallel path only; otherwise one
+     * block total */
+    st.hist = pc_malloc_array(st.par ? (size_t)threads << SA_RADIX_BITS : 1, sizeof *st.hist);
     int rc = PC_OK, k = 0;
     if (!st.rank || !st.w || !st.hist)
         rc = pc_error_nomem(err, "sorting suffixes (omp)");

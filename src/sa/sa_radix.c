@@ -188,9 +188,10 @@ enum { MAX_K = 24, RDIG = 16, NDIG = 1 << RDIG, TOPB = SA_TOPB, NTOP = 1 << TOPB
        SMALL = 24 };
 
 typedef struct radix_scratch {
-    int32_t *count, *next; /* NDIG + 1 counters each */
-    uint64_t *skey;        /* SCR keys and values */
+    int32_t *count, *next; /* ndig + 1 counters each */
+    uint64_t *skey;        /* scr keys and values */
     int32_t *sval;
+    int64_t scr;
 } radix_scratch;
 
 static void pairs_insertion(uint64_t *key, int32_t *v, int64_t m)
@@ -219,8 +220,17 @@ static void pairs_radix_sort(radix_scratch *rx, uint64_t *key, int32_t *v, int64
         pairs_insertion(key, v, m);
         return;
     }
-    if (shift <= 0)
-        return;
+    /* Start at the highest bit in which the keys differ: on repetitive
+     * text a bucket holds long runs of equal keys, which would otherwise
+     * be counted and copied once per digit all the way down. */
+    uint64_t diff = 0;
+    for (int64_t i = 1; i < m; i++)
+        diff |= key[i] ^ key[0];
+    if (shift < 64)
+        diff &= ((uint64_t)1 << shift) - 1;
+    if (!diff)
+        return; /* all equal: ties stay in any order */
+    shift = 64 - __builtin_clzll(diff);
     int dbits = 4;
     while (dbits < RDIG && ((int64_t)1 << dbits) < m)
         dbits++;
@@ -233,7 +243,7 @@ static void pairs_radix_sort(radix_scratch *rx, uint64_t *key, int32_t *v, int64
         count[((key[i] >> sh) & mask) + 1]++;
     for (int32_t d = 0; d < nd; d++)
         count[d + 1] += count[d];
-    if (m <= SCR) {
+    if (m <= rx->scr) {
         for (int64_t i = 0; i < m; i++) {
             int32_t j = count[(key[i] >> sh) & mask]++;
             rx->skey[j] = key[i];
@@ -306,98 +316,183 @@ static inline uint64_t key_roll(const key_code *kc, const uint8_t *T, int32_t n,
     return (key - key_digit(kc, T, n, i) * kc->pk1) * kc->P + key_digit(kc, T, n, i + kc->k);
 }
 
+/* The first stage's state, shared by the threads; each phase below is
+ * the work of thread t of tn, so that the serial path runs the same code
+ * without entering the OpenMP runtime. */
+typedef struct first_stage {
+    const uint8_t *T;
+    int32_t n;
+    int32_t *SA;
+    uint64_t *key;
+    key_code kc;
+    int top;
+    int32_t *hist, *bstart, ntop, ndig;
+    uint64_t *skey;
+    int64_t scr;
+    size_t per;
+} first_stage;
+
+/* Flags, in thread t's counters, the byte values of its block of text. */
+static void first_seen(first_stage *fs, int t, int tn)
+{
+    int32_t *seen = fs->hist + (int64_t)t * fs->ntop;
+    memset(seen, 0, sizeof(int32_t) * 256);
+    for (int64_t i = (int64_t)fs->n * t / tn; i < (int64_t)fs->n * (t + 1) / tn; i++)
+        seen[fs->T[i]] = 1;
+}
+
+/* The alphabet: byte codes 1..sigma in byte order from the flags of tn
+ * threads; P, k and the top digit's shift from it. */
+static void first_alphabet(first_stage *fs, int tn)
+{
+    key_code *kc = &fs->kc;
+    uint16_t *code = kc->code;
+    memset(code, 0, sizeof kc->code);
+    for (int c = 0; c < 256; c++)
+        for (int u = 0; u < tn; u++)
+            code[c] |= (uint16_t)fs->hist[(int64_t)u * fs->ntop + c];
+    int sigma = 0;
+    for (int c = 0; c < 256; c++)
+        if (code[c])
+            code[c] = (uint16_t)++sigma;
+    kc->P = (uint64_t)sigma + 1;
+    kc->pk1 = 1;
+    kc->k = 1;
+    while (kc->k < MAX_K && kc->pk1 * kc->P <= UINT64_MAX / kc->P) {
+        kc->pk1 *= kc->P;
+        kc->k++;
+    }
+    /* the top digit: the highest topb bits that keys can have */
+    uint64_t maxkey = kc->pk1 * kc->P - 1;
+    int topb = __builtin_ctz((unsigned)fs->ntop);
+    fs->top = 64 - __builtin_clzll(maxkey) - topb;
+    fs->top = fs->top < 0 ? 0 : fs->top;
+}
+
+/* Thread t counts the top digits of the keys of its block of text
+ * positions, rolled forwards (the key of i + 1 from the key of i);
+ * returns the key of the block's first position. */
+static uint64_t first_count(first_stage *fs, int t, int tn)
+{
+    int64_t lo = (int64_t)fs->n * t / tn, hi = (int64_t)fs->n * (t + 1) / tn;
+    int32_t *h = fs->hist + (int64_t)t * fs->ntop;
+    memset(h, 0, sizeof(int32_t) * (size_t)fs->ntop);
+    uint64_t k0 = lo < hi ? key_at(&fs->kc, fs->T, fs->n, lo) : 0, kk = k0;
+    for (int64_t i = lo; i < hi; kk = key_roll(&fs->kc, fs->T, fs->n, kk, i), i++)
+        h[kk >> fs->top]++;
+    return k0;
+}
+
+/* Bucket starts, and each thread's first slot in every bucket. */
+static void first_offsets(first_stage *fs, int tn)
+{
+    int64_t sum = 0;
+    for (int32_t d = 0; d < fs->ntop; d++) {
+        fs->bstart[d] = (int32_t)sum;
+        for (int u = 0; u < tn; u++) {
+            int32_t c = fs->hist[(int64_t)u * fs->ntop + d];
+            fs->hist[(int64_t)u * fs->ntop + d] = (int32_t)sum;
+            sum += c;
+        }
+    }
+    fs->bstart[fs->ntop] = (int32_t)sum;
+}
+
+/* Thread t scatters the (key, position) pairs of its block. */
+static void first_scatter(first_stage *fs, int t, int tn, uint64_t k0)
+{
+    int64_t lo = (int64_t)fs->n * t / tn, hi = (int64_t)fs->n * (t + 1) / tn;
+    int32_t *h = fs->hist + (int64_t)t * fs->ntop;
+    uint64_t kk = k0;
+    for (int64_t i = lo; i < hi; kk = key_roll(&fs->kc, fs->T, fs->n, kk, i), i++) {
+        int32_t j = h[kk >> fs->top]++;
+        fs->SA[j] = (int32_t)i;
+        fs->key[j] = kk;
+    }
+}
+
+/* Thread t's counters and scratch for the radix sort of the buckets. */
+static radix_scratch first_scratch(const first_stage *fs, int t)
+{
+    int32_t *mine = fs->bstart + fs->ntop + 1 + (size_t)t * fs->per;
+    radix_scratch rx = { mine, mine + fs->ndig + 1, fs->skey + (size_t)t * (size_t)fs->scr,
+                         mine + 2 * (fs->ndig + 1), fs->scr };
+    return rx;
+}
+
+/* Sorts bucket d of the top digit by the key bits below it. */
+static void first_bucket(const first_stage *fs, radix_scratch *rx, int32_t d)
+{
+    int32_t b = fs->bstart[d], m = fs->bstart[d + 1] - b;
+    if (m > 1)
+        pairs_radix_sort(rx, fs->key + b, fs->SA + b, m, fs->top);
+}
+
 int sa_initial_sort(const uint8_t *T, int32_t n, int32_t *SA, uint64_t *key, int threads,
                     int *kout, pc_error *err)
 {
+    /* Below 65536 suffixes one thread does it all, and without entering
+     * the OpenMP runtime: under libomp a parallel region with a false if
+     * clause, or an orphaned worksharing loop, costs 4 to 15 us. */
     int par = threads > 1 && n >= 65536;
     int nt = par ? threads : 1;
-    /* one block: per thread SCR scratch keys, then the counters (NDIG per
-     * thread), bucket starts and per thread count, next and SCR values */
-    size_t per = 2 * (NDIG + 1) + SCR;
-    uint64_t *skey = pc_malloc_array((size_t)nt * SCR * 2 + (size_t)nt * NTOP + NTOP + 1 +
-                                         (size_t)nt * per, sizeof(int32_t));
-    int ok = skey != NULL;
-    int32_t *hist = ok ? (int32_t *)(skey + (size_t)nt * SCR) : NULL;
-    int32_t *bstart = ok ? hist + (size_t)nt * NTOP : NULL;
-    if (ok) {
-        key_code kc = { .code = { 0 } };
-        uint16_t *code = kc.code;
-        /* the alphabet: per-thread flags in the counters, then merged */
-#pragma omp parallel num_threads(nt) if (par)
+    /* The scratch is sized by n, so that a short text does not pay for
+     * (allocate, clear, scan) the 0.95 MB that a long one needs: no range
+     * is longer than n, so scr = min(n, SCR) keeps every range under the
+     * out-of-place limit it had; a range of m entries takes a digit of at
+     * most max(16, 2^ceil(log2 m)) values; and top digits of about log2 n
+     * bits (at least 8: the alphabet pass uses 256 of them) put a handful
+     * of suffixes in each bucket, as 12 bits do for n around 4096. */
+    int topb = 8;
+    while (topb < TOPB && ((int64_t)1 << topb) < n)
+        topb++;
+    first_stage fs = { .T = T, .n = n, .SA = SA, .key = key, .ntop = (int32_t)1 << topb,
+                       .ndig = 16, .scr = n < SCR ? n : SCR };
+    while (fs.ndig < NDIG && fs.ndig < n)
+        fs.ndig *= 2;
+    /* one block: per thread scr scratch keys, then the counters (ntop per
+     * thread), bucket starts and per thread count, next and scr values */
+    fs.per = 2 * ((size_t)fs.ndig + 1) + (size_t)fs.scr;
+    fs.skey = pc_malloc_array((size_t)nt * (size_t)fs.scr * 2 + (size_t)nt * (size_t)fs.ntop +
+                                  (size_t)fs.ntop + 1 + (size_t)nt * fs.per,
+                              sizeof(int32_t));
+    if (!fs.skey)
+        return pc_error_nomem(err, "sorting suffixes (first stage)");
+    fs.hist = (int32_t *)(fs.skey + (size_t)nt * (size_t)fs.scr);
+    fs.bstart = fs.hist + (size_t)nt * (size_t)fs.ntop;
+    if (!par) {
+        first_seen(&fs, 0, 1);
+        first_alphabet(&fs, 1);
+        uint64_t k0 = first_count(&fs, 0, 1);
+        first_offsets(&fs, 1);
+        first_scatter(&fs, 0, 1, k0);
+        radix_scratch rx = first_scratch(&fs, 0);
+        for (int32_t d = 0; d < fs.ntop; d++)
+            first_bucket(&fs, &rx, d);
+    } else {
+#pragma omp parallel num_threads(nt)
         {
             int tn, t;
             team_me(&tn, &t);
-            int32_t *seen = hist + (int64_t)t * NTOP;
-            memset(seen, 0, sizeof(int32_t) * 256);
-            for (int64_t i = (int64_t)n * t / tn; i < (int64_t)n * (t + 1) / tn; i++)
-                seen[T[i]] = 1;
+            first_seen(&fs, t, tn);
 #pragma omp barrier
 #pragma omp single
-            for (int c = 0; c < 256; c++)
-                for (int u = 0; u < tn; u++)
-                    code[c] |= (uint16_t)hist[(int64_t)u * NTOP + c];
-        }
-        int sigma = 0;
-        for (int c = 0; c < 256; c++)
-            if (code[c])
-                code[c] = (uint16_t)++sigma;
-        kc.P = (uint64_t)sigma + 1;
-        kc.pk1 = 1;
-        kc.k = 1;
-        while (kc.k < MAX_K && kc.pk1 * kc.P <= UINT64_MAX / kc.P) {
-            kc.pk1 *= kc.P;
-            kc.k++;
-        }
-        /* the top digit: the highest TOPB bits that keys can have */
-        uint64_t maxkey = kc.pk1 * kc.P - 1;
-        int top = 64 - __builtin_clzll(maxkey) - TOPB;
-        top = top < 0 ? 0 : top;
-        *kout = kc.k;
-        /* counting sort by the top digit: each thread rolls the keys of its
-         * block of text positions forwards (the key of i + 1 from the key
-         * of i), counts, then scatters (key, position) pairs */
-#pragma omp parallel num_threads(nt) if (par)
-        {
-            int tn, t;
-            team_me(&tn, &t);
-            int64_t lo = (int64_t)n * t / tn, hi = (int64_t)n * (t + 1) / tn;
-            int32_t *h = hist + (int64_t)t * NTOP;
-            memset(h, 0, sizeof(int32_t) * NTOP);
-            uint64_t k0 = lo < hi ? key_at(&kc, T, n, lo) : 0, kk = k0;
-            for (int64_t i = lo; i < hi; kk = key_roll(&kc, T, n, kk, i), i++)
-                h[kk >> top]++;
+            first_alphabet(&fs, tn);
+            /* the implicit barrier of single publishes kc and top */
+            uint64_t k0 = first_count(&fs, t, tn);
 #pragma omp barrier
 #pragma omp single
-            {
-                int64_t sum = 0;
-                for (int d = 0; d < NTOP; d++) {
-                    bstart[d] = (int32_t)sum;
-                    for (int u = 0; u < tn; u++) {
-                        int32_t c = hist[(int64_t)u * NTOP + d];
-                        hist[(int64_t)u * NTOP + d] = (int32_t)sum;
-                        sum += c;
-                    }
-                }
-                bstart[NTOP] = (int32_t)sum;
-            }
-            kk = k0;
-            for (int64_t i = lo; i < hi; kk = key_roll(&kc, T, n, kk, i), i++) {
-                int32_t j = h[kk >> top]++;
-                SA[j] = (int32_t)i;
-                key[j] = kk;
-            }
+            first_offsets(&fs, tn);
+            first_scatter(&fs, t, tn, k0);
 #pragma omp barrier
             /* the buckets of the top digit, spread over the threads */
-            int32_t *mine = bstart + NTOP + 1 + (size_t)t * per;
-            radix_scratch rx = { mine, mine + NDIG + 1, skey + (size_t)t * SCR,
-                                 mine + 2 * (NDIG + 1) };
+            radix_scratch rx = first_scratch(&fs, t);
 #pragma omp for schedule(dynamic, 16)
-            for (int d = 0; d < NTOP; d++)
-                if (bstart[d + 1] - bstart[d] > 1)
-                    pairs_radix_sort(&rx, key + bstart[d], SA + bstart[d],
-                                     bstart[d + 1] - bstart[d], top);
+            for (int32_t d = 0; d < fs.ntop; d++)
+                first_bucket(&fs, &rx, d);
         }
     }
-    pc_free(skey);
-    return ok ? PC_OK : pc_error_nomem(err, "sorting suffixes (first stage)");
+    *kout = fs.kc.k;
+    pc_free(fs.skey);
+    return PC_OK;
 }

@@ -25,8 +25,8 @@
  * Memory beyond T and SA: prm (4n) and cnt (4n, also the copy buffer of
  * the re-ranking) in one block, which the first stage uses as n 64-bit
  * keys; four bit vectors (n/2); the radix counters and scratch of the
- * first stage (O(1), 1.1 MB): 13.5n + 1.1 MB with T and SA, and the LCP (Kasai, after the
- * work space is freed) needs 13n. */
+ * first stage (at most 0.95 MB, less for n < 32768): 13.5n + 0.95 MB with T
+ * and SA, and the LCP (Kasai, after the work space is freed) needs 13n. */
 #include <string.h>
 
 #include "pc_alloc.h"

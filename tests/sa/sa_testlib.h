@@ -4,12 +4,24 @@
 #define SA_TESTLIB_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pc_alloc.h"
 #include "pc_test.h"
 #include "sa.h"
 #include "sa/sa_oracle.h"
+
+/* Largest n that the suites check against the naive SA and LCP:
+ * SA_ORACLE_NAIVE_MAX, or PARCHECK_TEST_NAIVE_MAX when set (check-valgrind
+ * lowers it: the naive sort is quadratic on constant and periodic texts,
+ * hours under memcheck at 16 KiB, and memcheck is there for the memory
+ * accesses, which the other checks make as well). */
+static inline int32_t sa_test_naive_max(void)
+{
+    const char *s = getenv("PARCHECK_TEST_NAIVE_MAX");
+    return s && *s ? (int32_t)atol(s) : SA_ORACLE_NAIVE_MAX;
+}
 
 /* Checks every available in-process implementation on T (with `threads`
  * for the threaded ones): SA by Burkhardt-Kaerkkaeinen (and the naive SA

@@ -14,7 +14,7 @@ static uint8_t *make(int32_t n)
 /* Checks T with the naive oracle when small, with 1 and 2 threads. */
 static void check(const uint8_t *T, int32_t n, const char *label)
 {
-    int naive = n <= SA_ORACLE_NAIVE_MAX;
+    int naive = n <= sa_test_naive_max();
     ck_assert_int_ge(sa_test_all_impls(T, n, 1, naive, label), 2);
     ck_assert_int_ge(sa_test_all_impls(T, n, 2, naive, label), 2);
 }

@@ -24,7 +24,7 @@ static void check_dir_texts(int threads)
         int32_t n;
         pc_error err;
         ck_assert_msg(sa_read_text(path, &T, &n, &err) == 0, "%s", err.msg);
-        int k = sa_test_all_impls(T, n, threads, n <= SA_ORACLE_NAIVE_MAX, e->d_name);
+        int k = sa_test_all_impls(T, n, threads, n <= sa_test_naive_max(), e->d_name);
         ck_assert_int_ge(k, 2);
         pc_free(T);
         files++;
