@@ -139,6 +139,8 @@ int main(int argc, char **argv)
     }
 #else
     (void)files;
+    (void)reps;
+    (void)lcp;
     printf("SKIPPED (built without CUDA)\n");
     return 0;
 #endif
