@@ -62,22 +62,6 @@ typedef long long i64;
 
 /* ---- errors ------------------------------------------------------------ */
 
-static int cu_fail(pc_error *err, const char *file, int line, const char *what, cudaError_t e)
-{
-    (void)cudaGetLastError(); /* clear a non-sticky error so the next call is not blamed */
-    return pc_error_set(err, PC_EDEVICE, file, line, "%s: %s (%s)", what, cudaGetErrorString(e),
-                        cudaGetErrorName(e));
-}
-
-#define CU(call, what)                                                      \
-    do {                                                                    \
-        cudaError_t e_ = (call);                                            \
-        if (e_ != cudaSuccess)                                              \
-            return cu_fail(err, __FILE__, __LINE__, (what), e_);            \
-    } while (0)
-
-/* After every launch: configuration errors show at once. */
-#define LAUNCHED(what) CU(cudaGetLastError(), (what))
 
 /* ---- device detection ---------------------------------------------------- */
 
@@ -136,15 +120,15 @@ static int pool_get(pc_error *err)
     if (g_pool)
         return PC_OK;
     int dev = 0;
-    CU(cudaGetDevice(&dev), "cudaGetDevice");
+    PC_CU(cudaGetDevice(&dev), "cudaGetDevice");
     cudaMemPoolProps props;
     memset(&props, 0, sizeof props);
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = dev;
-    CU(cudaMemPoolCreate(&g_pool, &props), "cudaMemPoolCreate");
+    PC_CU(cudaMemPoolCreate(&g_pool, &props), "cudaMemPoolCreate");
     uint64_t keep = UINT64_MAX;
-    CU(cudaMemPoolSetAttribute(g_pool, cudaMemPoolAttrReleaseThreshold, &keep),
+    PC_CU(cudaMemPoolSetAttribute(g_pool, cudaMemPoolAttrReleaseThreshold, &keep),
        "cudaMemPoolSetAttribute");
     if (atexit(pool_destroy) != 0)
         return pc_error_set(err, PC_EDEVICE, __FILE__, __LINE__, "atexit failed");
@@ -199,7 +183,7 @@ static int dev_free(sa_ctx *c, void *p, pc_error *err)
         if (c->bufs[k] == p) {
             c->bufs[k] = NULL;
             c->cur -= (long long)c->sizes[k];
-            CU(cudaFreeAsync(p, c->st[0]), "cudaFreeAsync");
+            PC_CU(cudaFreeAsync(p, c->st[0]), "cudaFreeAsync");
             return PC_OK;
         }
     return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "freeing an unknown device buffer");
@@ -686,7 +670,7 @@ static int stage_get(pc_error *err)
     }
     for (int k = 0; k < 2; k++)
         if (!g_stage[k])
-            CU(cudaHostAlloc((void **)&g_stage[k], SA_CUDA_STAGE_BYTES, cudaHostAllocDefault),
+            PC_CU(cudaHostAlloc((void **)&g_stage[k], SA_CUDA_STAGE_BYTES, cudaHostAllocDefault),
                "cudaHostAlloc (pinned staging buffer)");
     return PC_OK;
 }
@@ -702,16 +686,16 @@ static int upload_staged(sa_ctx *c, const uint8_t *T, int nt, pc_error *err)
     for (size_t off = 0, k = 0; off < n; off += CH, k++) {
         int b = (int)(k & 1);
         size_t len = std::min(CH, n - off);
-        CU(cudaEventSynchronize(c->ev[b]), "waiting for a staging buffer");
+        PC_CU(cudaEventSynchronize(c->ev[b]), "waiting for a staging buffer");
         par_memcpy(g_stage[b], T + off, len, nt);
-        CU(cudaMemcpyAsync(c->T + off, g_stage[b], len, cudaMemcpyHostToDevice, c->st[1 + b]),
+        PC_CU(cudaMemcpyAsync(c->T + off, g_stage[b], len, cudaMemcpyHostToDevice, c->st[1 + b]),
            "uploading the text");
         k_hist<<<64, 256, 0, c->st[1 + b]>>>(c->T + off, (i64)len, c->hist);
-        LAUNCHED("k_hist");
-        CU(cudaEventRecord(c->ev[b], c->st[1 + b]), "cudaEventRecord");
+        PC_CU_LAUNCHED("k_hist");
+        PC_CU(cudaEventRecord(c->ev[b], c->st[1 + b]), "cudaEventRecord");
     }
     for (int b = 0; b < 2; b++)
-        CU(cudaStreamWaitEvent(c->st[0], c->ev[b], 0), "cudaStreamWaitEvent");
+        PC_CU(cudaStreamWaitEvent(c->st[0], c->ev[b], 0), "cudaStreamWaitEvent");
     return PC_OK;
 }
 
@@ -727,25 +711,25 @@ static int download_staged(sa_ctx *c, int32_t *host, const int32_t *dev, i64 cou
     size_t bytes = (size_t)count * 4, CH = SA_CUDA_STAGE_BYTES;
     size_t nch = (bytes + CH - 1) / CH;
     for (int b = 0; b < 2; b++) {
-        CU(cudaEventSynchronize(c->ev[b]), "waiting for a staging buffer");
-        CU(cudaStreamWaitEvent(c->st[1 + b], ready, 0), "cudaStreamWaitEvent");
+        PC_CU(cudaEventSynchronize(c->ev[b]), "waiting for a staging buffer");
+        PC_CU(cudaStreamWaitEvent(c->st[1 + b], ready, 0), "cudaStreamWaitEvent");
     }
     for (size_t k = 0; k < nch && k < 2; k++) {
         size_t off = k * CH, len = std::min(CH, bytes - off);
-        CU(cudaMemcpyAsync(g_stage[k], (const char *)dev + off, len, cudaMemcpyDeviceToHost,
+        PC_CU(cudaMemcpyAsync(g_stage[k], (const char *)dev + off, len, cudaMemcpyDeviceToHost,
                            c->st[1 + k]), "downloading");
-        CU(cudaEventRecord(c->ev[k], c->st[1 + k]), "cudaEventRecord");
+        PC_CU(cudaEventRecord(c->ev[k], c->st[1 + k]), "cudaEventRecord");
     }
     for (size_t k = 0; k < nch; k++) {
         int b = (int)(k & 1);
         size_t off = k * CH, len = std::min(CH, bytes - off);
-        CU(cudaEventSynchronize(c->ev[b]), "downloading");
+        PC_CU(cudaEventSynchronize(c->ev[b]), "downloading");
         par_memcpy((char *)host + off, g_stage[b], len, nt);
         if (k + 2 < nch) {
             size_t o2 = (k + 2) * CH, l2 = std::min(CH, bytes - o2);
-            CU(cudaMemcpyAsync(g_stage[b], (const char *)dev + o2, l2, cudaMemcpyDeviceToHost,
+            PC_CU(cudaMemcpyAsync(g_stage[b], (const char *)dev + o2, l2, cudaMemcpyDeviceToHost,
                                c->st[1 + b]), "downloading");
-            CU(cudaEventRecord(c->ev[b], c->st[1 + b]), "cudaEventRecord");
+            PC_CU(cudaEventRecord(c->ev[b], c->st[1 + b]), "cudaEventRecord");
         }
     }
     return PC_OK;
@@ -759,24 +743,24 @@ static int ctx_init(sa_ctx *c, i64 n, int ms, pc_error *err)
     c->ms = ms;
     c->trace = getenv("SA_CUDA_TRACE") != NULL;
     int dev = 0, sms = 0;
-    CU(cudaGetDevice(&dev), "cudaGetDevice");
-    CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+    PC_CU(cudaGetDevice(&dev), "cudaGetDevice");
+    PC_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
     c->blocks = std::max(1, sms) * 8;
     int rc = pool_get(err);
     if (rc)
         return rc;
     /* the driver's own count of this call's peak, beside ours */
     uint64_t zero = 0;
-    CU(cudaMemPoolSetAttribute(g_pool, cudaMemPoolAttrUsedMemHigh, &zero), "cudaMemPoolSetAttribute");
+    PC_CU(cudaMemPoolSetAttribute(g_pool, cudaMemPoolAttrUsedMemHigh, &zero), "cudaMemPoolSetAttribute");
     for (int k = 0; k < (ms ? 3 : 1); k++) {
-        CU(cudaStreamCreateWithFlags(&c->st[k], cudaStreamNonBlocking), "cudaStreamCreate");
+        PC_CU(cudaStreamCreateWithFlags(&c->st[k], cudaStreamNonBlocking), "cudaStreamCreate");
         c->nst++;
     }
     for (int k = 0; k < 4; k++) {
-        CU(cudaEventCreateWithFlags(&c->ev[k], cudaEventDisableTiming), "cudaEventCreate");
+        PC_CU(cudaEventCreateWithFlags(&c->ev[k], cudaEventDisableTiming), "cudaEventCreate");
         c->nev++;
     }
-    CU(cudaHostAlloc((void **)&c->hcnt, (1 + SA_CUDA_CHUNKS) * sizeof(i64), cudaHostAllocDefault),
+    PC_CU(cudaHostAlloc((void **)&c->hcnt, (1 + SA_CUDA_CHUNKS) * sizeof(i64), cudaHostAllocDefault),
        "cudaHostAlloc");
     return PC_OK;
 }
@@ -789,9 +773,9 @@ static unsigned grid(const sa_ctx *c, i64 items)
 
 static int read_count(sa_ctx *c, i64 *out, pc_error *err)
 {
-    CU(cudaMemcpyAsync(c->hcnt, c->cnt, sizeof(i64), cudaMemcpyDeviceToHost, c->st[0]),
+    PC_CU(cudaMemcpyAsync(c->hcnt, c->cnt, sizeof(i64), cudaMemcpyDeviceToHost, c->st[0]),
        "reading a device counter");
-    CU(cudaStreamSynchronize(c->st[0]), "cudaStreamSynchronize");
+    PC_CU(cudaStreamSynchronize(c->st[0]), "cudaStreamSynchronize");
     *out = *c->hcnt;
     return PC_OK;
 }
@@ -879,10 +863,10 @@ static int round_batch(sa_ctx *c, i64 h, int end_bit, int32_t lo, int32_t hi, in
     size_t tb = c->tmp_bytes;
     int rc;
     if (all)
-        CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, V0, c->cnt, n, h, s0),
+        PC_CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, V0, c->cnt, n, h, s0),
            "selecting active suffixes");
     else
-        CU(cub_select_pairs(c->tmp, tb, c->SA, c->ISA, c->act, lo, hi, P, c->cnt, n, h, s0),
+        PC_CU(cub_select_pairs(c->tmp, tb, c->SA, c->ISA, c->act, lo, hi, P, c->cnt, n, h, s0),
            "selecting a batch of active suffixes");
     i64 m = 0;
     if ((rc = read_count(c, &m, err)))
@@ -896,20 +880,20 @@ static int round_batch(sa_ctx *c, i64 h, int end_bit, int32_t lo, int32_t hi, in
         return PC_OK;
     if (all) {
         k_gather_keys<<<grid(c, m), 256, 0, s0>>>(m, V0, c->ISA, K0);
-        LAUNCHED("k_gather_keys");
+        PC_CU_LAUNCHED("k_gather_keys");
     } else {
         k_unpair<<<grid(c, m), 256, 0, s0>>>(m, P, K0, V0);
-        LAUNCHED("k_unpair");
+        PC_CU_LAUNCHED("k_unpair");
     }
     cub::DoubleBuffer<uint32_t> rk(K0, K1);
     cub::DoubleBuffer<int32_t> rv(V0, V1);
     tb = c->tmp_bytes;
-    CU(cub_sort(c, c->tmp, tb, rk, rv, m, end_bit, s0), "radix sort by group");
+    PC_CU(cub_sort(c, c->tmp, tb, rk, rv, m, end_bit, s0), "radix sort by group");
     tb = c->tmp_bytes;
-    CU(cub_split(c->tmp, tb, rk.Current(), 0, rv.Current(), c->ISA, rk.Alternate(), c->SA, n, h, m,
+    PC_CU(cub_split(c->tmp, tb, rk.Current(), 0, rv.Current(), c->ISA, rk.Alternate(), c->SA, n, h, m,
                  s0), "splitting groups");
     k_update<<<grid(c, m), 256, 0, s0>>>(m, rv.Current(), rk.Alternate(), c->ISA, c->act);
-    LAUNCHED("k_update");
+    PC_CU_LAUNCHED("k_update");
     return PC_OK;
 }
 
@@ -924,7 +908,7 @@ static int round_group(sa_ctx *c, i64 h, int32_t g, i64 expect, pc_error *err)
     uint32_t *NH = c->pool + n;
     size_t tb = c->tmp_bytes;
     int rc;
-    CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, g, g + 1, 0 }, V, c->cnt, n, h, s0),
+    PC_CU(cub_select(c->tmp, tb, c->SA, sel_active{ c->act, c->ISA, g, g + 1, 0 }, V, c->cnt, n, h, s0),
        "selecting a group's suffixes");
     i64 m = 0;
     if ((rc = read_count(c, &m, err)))
@@ -936,10 +920,10 @@ static int round_group(sa_ctx *c, i64 h, int32_t g, i64 expect, pc_error *err)
     if (m == 0)
         return PC_OK;
     tb = c->tmp_bytes;
-    CU(cub_split(c->tmp, tb, NULL, (uint32_t)g, V, c->ISA, NH, c->SA, n, h, m, s0),
+    PC_CU(cub_split(c->tmp, tb, NULL, (uint32_t)g, V, c->ISA, NH, c->SA, n, h, m, s0),
        "splitting a group");
     k_update<<<grid(c, m), 256, 0, s0>>>(m, V, NH, c->ISA, c->act);
-    LAUNCHED("k_update");
+    PC_CU_LAUNCHED("k_update");
     return PC_OK;
 }
 
@@ -959,11 +943,11 @@ __global__ void k_group_end(i64 g, i64 end, const int32_t *SA, const int32_t *IS
 static int group_end(sa_ctx *c, i64 g, i64 end, i64 *out, pc_error *err)
 {
     cudaStream_t s0 = c->st[0];
-    CU(cudaMemcpyAsync(c->cnt, &end, sizeof end, cudaMemcpyHostToDevice, s0), "cudaMemcpy");
+    PC_CU(cudaMemcpyAsync(c->cnt, &end, sizeof end, cudaMemcpyHostToDevice, s0), "cudaMemcpy");
     if (end > g + 1) {
         k_group_end<<<grid(c, end - g - 1), 256, 0, s0>>>(g, end, c->SA, c->ISA,
                                                           (unsigned long long *)c->cnt);
-        LAUNCHED("k_group_end");
+        PC_CU_LAUNCHED("k_group_end");
     }
     return read_count(c, out, err);
 }
@@ -1023,40 +1007,40 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         size_t b = 0, mx = 0;
         cub::DoubleBuffer<uint32_t> dk(K0, K1);
         cub::DoubleBuffer<int32_t> dv(c->ISA, c->SA);
-        CU(cub_sort(c, NULL, b, dk, dv, n, 32, s0), "sizing the radix sort");
+        PC_CU(cub_sort(c, NULL, b, dk, dv, n, 32, s0), "sizing the radix sort");
         mx = std::max(mx, b);
-        CU(cub_select(NULL, b, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, c->ISA, c->cnt, n, 1, s0),
+        PC_CU(cub_select(NULL, b, c->SA, sel_active{ c->act, c->ISA, 0, 0, 1 }, c->ISA, c->cnt, n, 1, s0),
            "sizing the select");
         mx = std::max(mx, b);
-        CU(cub_select_pairs(NULL, b, c->SA, c->ISA, c->act, 0, 1, (uint64_t *)K0, c->cnt, n, 1, s0),
+        PC_CU(cub_select_pairs(NULL, b, c->SA, c->ISA, c->act, 0, 1, (uint64_t *)K0, c->cnt, n, 1, s0),
            "sizing the select");
         mx = std::max(mx, b);
-        CU(cub_scan_heads(NULL, b, K0, K1, n, s0), "sizing the scan");
+        PC_CU(cub_scan_heads(NULL, b, K0, K1, n, s0), "sizing the scan");
         mx = std::max(mx, b);
-        CU(cub_split(NULL, b, K0, 0, c->ISA, c->ISA, K1, c->SA, n, 1, n, s0), "sizing the scan");
+        PC_CU(cub_split(NULL, b, K0, 0, c->ISA, c->ISA, K1, c->SA, n, 1, n, s0), "sizing the scan");
         mx = std::max(mx, b);
-        CU(cub_count(NULL, b, c->act, c->cnt, words, s0), "sizing the reduction");
+        PC_CU(cub_count(NULL, b, c->act, c->cnt, words, s0), "sizing the reduction");
         mx = std::max(mx, b);
-        CU(cub_longest(NULL, b, K0, c->cnt, n, s0), "sizing the reduction");
+        PC_CU(cub_longest(NULL, b, K0, c->cnt, n, s0), "sizing the reduction");
         mx = std::max(mx, b);
         c->tmp_bytes = mx;
         if ((rc = dev_alloc(c, &c->tmp, mx, "CUB temporary storage", err)))
             return rc;
     }
-    CU(cudaMemsetAsync(c->hist, 0, 256 * sizeof(unsigned), s0), "cudaMemset");
-    CU(cudaMemsetAsync(c->act, 0, (size_t)words * 4, s0), "cudaMemset");
+    PC_CU(cudaMemsetAsync(c->hist, 0, 256 * sizeof(unsigned), s0), "cudaMemset");
+    PC_CU(cudaMemsetAsync(c->act, 0, (size_t)words * 4, s0), "cudaMemset");
     if (c->ms) {
-        CU(cudaStreamSynchronize(s0), "cudaStreamSynchronize");
+        PC_CU(cudaStreamSynchronize(s0), "cudaStreamSynchronize");
         if ((rc = upload_staged(c, Th, threads, err)))
             return rc;
     } else {
-        CU(cudaMemcpyAsync(c->T, Th, (size_t)n, cudaMemcpyHostToDevice, s0), "uploading the text");
+        PC_CU(cudaMemcpyAsync(c->T, Th, (size_t)n, cudaMemcpyHostToDevice, s0), "uploading the text");
         k_hist<<<grid(c, n), 256, 0, s0>>>(c->T, n, c->hist);
-        LAUNCHED("k_hist");
+        PC_CU_LAUNCHED("k_hist");
     }
     unsigned hist[256];
-    CU(cudaMemcpyAsync(hist, c->hist, sizeof hist, cudaMemcpyDeviceToHost, s0), "reading the histogram");
-    CU(cudaStreamSynchronize(s0), "uploading the text");
+    PC_CU(cudaMemcpyAsync(hist, c->hist, sizeof hist, cudaMemcpyDeviceToHost, s0), "reading the histogram");
+    PC_CU(cudaStreamSynchronize(s0), "uploading the text");
     double t1 = pc_time_now();
 
     /* ---- initial sort: W stable passes on k characters each ---- */
@@ -1069,34 +1053,34 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     int kb = k * b;
     int W = initial_words(hist, n, k);
     k_recode<<<grid(c, n), 256, 0, s0>>>(c->T, n, code);
-    LAUNCHED("k_recode");
+    PC_CU_LAUNCHED("k_recode");
     k_init_first<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, (i64)(W - 1) * k, K0, c->ISA);
-    LAUNCHED("k_init_first");
+    PC_CU_LAUNCHED("k_init_first");
     cub::DoubleBuffer<uint32_t> dk(K0, K1);
     cub::DoubleBuffer<int32_t> dv(c->ISA, c->SA);
     size_t tb = c->tmp_bytes;
-    CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort (last word)");
+    PC_CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort (last word)");
     for (int w = W - 2; w >= 0; w--) {
         k_init_word<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, (i64)w * k, dv.Current(), dk.Current());
-        LAUNCHED("k_init_word");
+        PC_CU_LAUNCHED("k_init_word");
         tb = c->tmp_bytes;
-        CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort");
+        PC_CU(cub_sort(c, c->tmp, tb, dk, dv, n, kb, s0), "initial radix sort");
     }
     if (dv.Current() != c->SA) /* the two buffers are alike: rename instead of copying */
         std::swap(c->SA, c->ISA);
     k_init_flags<<<grid(c, n), 256, 0, s0>>>(c->T, n, b, k, W, c->SA, dk.Current(), dk.Alternate());
-    LAUNCHED("k_init_flags");
+    PC_CU_LAUNCHED("k_init_flags");
     tb = c->tmp_bytes;
-    CU(cub_scan_heads(c->tmp, tb, dk.Alternate(), dk.Current(), n, s0), "scanning group heads");
+    PC_CU(cub_scan_heads(c->tmp, tb, dk.Alternate(), dk.Current(), n, s0), "scanning group heads");
     k_init_rank<<<grid(c, n), 256, 0, s0>>>(n, c->SA, dk.Current(), c->ISA, c->act);
-    LAUNCHED("k_init_rank");
+    PC_CU_LAUNCHED("k_init_rank");
     tb = c->tmp_bytes;
-    CU(cub_longest(c->tmp, tb, dk.Current(), c->cnt, n, s0), "finding the longest group");
+    PC_CU(cub_longest(c->tmp, tb, dk.Current(), c->cnt, n, s0), "finding the longest group");
     i64 longest = 0, m1 = 0;
     if ((rc = read_count(c, &longest, err)))
         return rc;
     tb = c->tmp_bytes;
-    CU(cub_count(c->tmp, tb, c->act, c->cnt, words, s0), "counting active suffixes");
+    PC_CU(cub_count(c->tmp, tb, c->act, c->cnt, words, s0), "counting active suffixes");
     if ((rc = read_count(c, &m1, err)))
         return rc;
     if (!LCPh && (rc = dev_free(c, c->T, err)) == PC_OK)
@@ -1125,12 +1109,12 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
                 return rc;
         } else {
             k_chunks<<<nc, 256, 0, s0>>>(n, CH, c->SA, c->ISA, c->act, c->ccnt, c->cgs);
-            LAUNCHED("k_chunks");
+            PC_CU_LAUNCHED("k_chunks");
             uint32_t *hc = (uint32_t *)(c->hcnt + 1); /* hcnt[0] is read_count's */
             int32_t *hg = (int32_t *)(hc + SA_CUDA_CHUNKS);
-            CU(cudaMemcpyAsync(hc, c->ccnt, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
-            CU(cudaMemcpyAsync(hg, c->cgs, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
-            CU(cudaStreamSynchronize(s0), "planning the batches");
+            PC_CU(cudaMemcpyAsync(hc, c->ccnt, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
+            PC_CU(cudaMemcpyAsync(hg, c->cgs, (size_t)nc * 4, cudaMemcpyDeviceToHost, s0), "reading chunk counts");
+            PC_CU(cudaStreamSynchronize(s0), "planning the batches");
             if ((rc = plan_batches(c, CH, nc, hc, hg, plan, &m, err)))
                 return rc;
             for (const batch &bt : plan) {
@@ -1143,7 +1127,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
             max_batches = std::max(max_batches, (int)plan.size());
         }
         if (c->trace) {
-            CU(cudaStreamSynchronize(s0), "tracing a round");
+            PC_CU(cudaStreamSynchronize(s0), "tracing a round");
             double now = pc_time_now();
             fprintf(stderr, "sa-cuda round h=%lld active=%lld batches=%d one-group batches=%d %.3f ms\n",
                     h, m, prev <= c->bcap ? 1 : (int)plan.size(), groups, (now - tr) * 1e3);
@@ -1161,11 +1145,11 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     double t3 = pc_time_now();
 
     /* ---- on-device permutation check ---- */
-    CU(cudaMemsetAsync(c->act, 0, (size_t)words * 4, s0), "cudaMemset");
-    CU(cudaMemsetAsync(c->cnt, 0, sizeof(i64), s0), "cudaMemset");
+    PC_CU(cudaMemsetAsync(c->act, 0, (size_t)words * 4, s0), "cudaMemset");
+    PC_CU(cudaMemsetAsync(c->cnt, 0, sizeof(i64), s0), "cudaMemset");
     k_check<<<grid(c, n), 256, 0, s0>>>(n, c->SA, c->act, c->cnt);
-    LAUNCHED("k_check");
-    CU(cudaEventRecord(c->ev[3], s0), "cudaEventRecord");
+    PC_CU_LAUNCHED("k_check");
+    PC_CU(cudaEventRecord(c->ev[3], s0), "cudaEventRecord");
     i64 bad = 0;
     if ((rc = read_count(c, &bad, err)))
         return rc;
@@ -1183,40 +1167,40 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     if (lcp_gpu) {
         i64 C = std::max<i64>(32, h / 2);
         k_phi<<<grid(c, n), 256, 0, s0>>>(n, c->SA, Phi);
-        LAUNCHED("k_phi");
+        PC_CU_LAUNCHED("k_phi");
         k_plcp<<<grid(c, (n + C - 1) / C), 256, 0, s0>>>(c->T, n, C, Phi);
-        LAUNCHED("k_plcp");
+        PC_CU_LAUNCHED("k_plcp");
         k_lcp<<<grid(c, n), 256, 0, s0>>>(n, c->SA, Phi, L);
-        LAUNCHED("k_lcp");
+        PC_CU_LAUNCHED("k_lcp");
     }
     if (c->ms) {
         if ((rc = download_staged(c, SAh, c->SA, n, c->ev[3], threads, err)))
             return rc;
     } else {
-        CU(cudaMemcpyAsync(SAh, c->SA, (size_t)n * 4, cudaMemcpyDeviceToHost, s0), "downloading SA");
+        PC_CU(cudaMemcpyAsync(SAh, c->SA, (size_t)n * 4, cudaMemcpyDeviceToHost, s0), "downloading SA");
     }
     double t5 = pc_time_now(), t6 = t5;
     if (LCPh) {
         if (lcp_gpu) {
-            CU(cudaEventRecord(c->ev[2], s0), "cudaEventRecord");
+            PC_CU(cudaEventRecord(c->ev[2], s0), "cudaEventRecord");
             if (c->ms) {
                 if ((rc = download_staged(c, LCPh, L, n, c->ev[2], threads, err)))
                     return rc;
             } else {
-                CU(cudaMemcpyAsync(LCPh, L, (size_t)n * 4, cudaMemcpyDeviceToHost, s0),
+                PC_CU(cudaMemcpyAsync(LCPh, L, (size_t)n * 4, cudaMemcpyDeviceToHost, s0),
                    "downloading LCP");
             }
         }
-        CU(cudaDeviceSynchronize(), "computing LCP");
+        PC_CU(cudaDeviceSynchronize(), "computing LCP");
         if (!lcp_gpu && (rc = sa_lcp_kasai(Th, SAh, (int32_t)n, LCPh, threads, err)))
             return rc;
         t6 = pc_time_now();
     }
-    CU(cudaDeviceSynchronize(), "downloading SA");
+    PC_CU(cudaDeviceSynchronize(), "downloading SA");
     if (st) {
         st->device_peak_bytes = c->peak;
         uint64_t high = 0;
-        CU(cudaMemPoolGetAttribute(g_pool, cudaMemPoolAttrUsedMemHigh, &high), "cudaMemPoolGetAttribute");
+        PC_CU(cudaMemPoolGetAttribute(g_pool, cudaMemPoolAttrUsedMemHigh, &high), "cudaMemPoolGetAttribute");
         st->pool_peak_bytes = (long long)high;
         st->rounds = rounds;
         st->max_batches = max_batches;

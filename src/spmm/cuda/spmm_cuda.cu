@@ -9,13 +9,6 @@
 #include "spmm_cuda_internal.cuh"
 #include "spmm_cuda_extra.cuh"
 
-int spmm_cuda_fail(pc_error *err, const char *file, int line, const char *what, cudaError_t e)
-{
-    (void)cudaGetLastError(); /* clear a sticky launch error so the next call is not blamed */
-    return pc_error_set(err, PC_EDEVICE, file, line, "%s: %s (%s)", what, cudaGetErrorString(e),
-                        cudaGetErrorName(e));
-}
-
 int spmm_cuda_sparse_fail(pc_error *err, const char *file, int line, const char *what,
                           cusparseStatus_t s)
 {
@@ -29,7 +22,7 @@ int spmm_cuda_alloc(spmm_cuda_state *s, void **p, size_t bytes, pc_error *err)
         return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "too many device buffers");
     if (bytes == 0)
         bytes = 1; /* a real, unique address even for empty arrays */
-    SPMM_CU(cudaMalloc(p, bytes), "cudaMalloc");
+    PC_CU(cudaMalloc(p, bytes), "cudaMalloc");
     s->bufs[s->nbufs++] = *p;
     s->device_bytes += (long long)bytes;
     return PC_OK;
@@ -42,7 +35,7 @@ int spmm_cuda_upload(spmm_cuda_state *s, void **p, const void *host, size_t coun
     if (rc)
         return rc;
     if (count)
-        SPMM_CU(cudaMemcpy(*p, host, count * size, cudaMemcpyHostToDevice), "uploading A");
+        PC_CU(cudaMemcpy(*p, host, count * size, cudaMemcpyHostToDevice), "uploading A");
     return PC_OK;
 }
 
@@ -53,14 +46,14 @@ static int time_batch(spmm_cuda_state *s, int (*fn)(spmm_cuda_state *, pc_error 
                       double *seconds, pc_error *err)
 {
     int rc;
-    SPMM_CU(cudaEventRecord(s->ev[0], s->stream), "cudaEventRecord");
+    PC_CU(cudaEventRecord(s->ev[0], s->stream), "cudaEventRecord");
     for (int i = 0; i < count; i++)
         if ((rc = fn(s, err)) != 0)
             return rc;
-    SPMM_CU(cudaEventRecord(s->ev[1], s->stream), "cudaEventRecord");
-    SPMM_CU(cudaEventSynchronize(s->ev[1]), "timing a kernel");
+    PC_CU(cudaEventRecord(s->ev[1], s->stream), "cudaEventRecord");
+    PC_CU(cudaEventSynchronize(s->ev[1]), "timing a kernel");
     float ms = 0;
-    SPMM_CU(cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]), "cudaEventElapsedTime");
+    PC_CU(cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]), "cudaEventElapsedTime");
     *seconds = ms * 1e-3 / count;
     return PC_OK;
 }
@@ -145,9 +138,9 @@ static int state_init(spmm_cuda_state *s, const spmm_impl *self, const spmm_matr
     int rc;
     s->variant = self->variant;
     s->K = K;
-    SPMM_CU(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    PC_CU(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), "cudaStreamCreate");
     for (int i = 0; i < 5; i++)
-        SPMM_CU(cudaEventCreate(&s->ev[i]), "cudaEventCreate");
+        PC_CU(cudaEventCreate(&s->ev[i]), "cudaEventCreate");
     if ((rc = state_upload(s, self, A, err)) != 0)
         return rc;
     size_t xlen = (size_t)s->n * (size_t)K, ylen = (size_t)s->m * (size_t)K;
@@ -155,7 +148,7 @@ static int state_init(spmm_cuda_state *s, const spmm_impl *self, const spmm_matr
         (rc = spmm_cuda_alloc(s, (void **)&s->Y, ylen * sizeof(double), err)))
         return rc;
     /* Plans below time candidate kernels: give them defined input. */
-    SPMM_CU(cudaMemset(s->X, 0, xlen * sizeof(double) + (xlen == 0)), "cudaMemset X");
+    PC_CU(cudaMemset(s->X, 0, xlen * sizeof(double) + (xlen == 0)), "cudaMemset X");
     if (uses_transpose(s->variant)) {
         if ((rc = spmm_cuda_alloc(s, (void **)&s->Xt, xlen * sizeof(double), err)) ||
             (rc = spmm_cuda_adaptive_plan(s, &A->csr, err)))
@@ -165,7 +158,7 @@ static int state_init(spmm_cuda_state *s, const spmm_impl *self, const spmm_matr
         return rc;
     if (s->variant == SPMM_CUDA_CUSPARSE && (rc = spmm_cuda_cusparse_plan(s, err)) != 0)
         return rc;
-    SPMM_CU(cudaStreamSynchronize(s->stream), "preparing the device state");
+    PC_CU(cudaStreamSynchronize(s->stream), "preparing the device state");
     return PC_OK;
 }
 
@@ -229,22 +222,22 @@ extern "C" int spmm_cuda_run(const spmm_impl *self, void *state, const spmm_matr
                             "state prepared for K=%d, run with K=%d", s->K, K);
     size_t xlen = (size_t)s->n * (size_t)K, ylen = (size_t)s->m * (size_t)K;
     int rc;
-    SPMM_CU(cudaEventRecord(s->ev[0], s->stream), "cudaEventRecord");
+    PC_CU(cudaEventRecord(s->ev[0], s->stream), "cudaEventRecord");
     if (xlen)
-        SPMM_CU(cudaMemcpyAsync(s->X, X, xlen * sizeof *X, cudaMemcpyHostToDevice, s->stream),
+        PC_CU(cudaMemcpyAsync(s->X, X, xlen * sizeof *X, cudaMemcpyHostToDevice, s->stream),
                 "copying X to the device");
-    SPMM_CU(cudaEventRecord(s->ev[1], s->stream), "cudaEventRecord");
+    PC_CU(cudaEventRecord(s->ev[1], s->stream), "cudaEventRecord");
     if (uses_transpose(s->variant) && (rc = spmm_cuda_transpose_x(s, err)) != 0)
         return rc;
-    SPMM_CU(cudaEventRecord(s->ev[2], s->stream), "cudaEventRecord");
+    PC_CU(cudaEventRecord(s->ev[2], s->stream), "cudaEventRecord");
     if (ylen && (rc = launch(s, err)) != 0)
         return rc;
-    SPMM_CU(cudaEventRecord(s->ev[3], s->stream), "cudaEventRecord");
+    PC_CU(cudaEventRecord(s->ev[3], s->stream), "cudaEventRecord");
     if (ylen)
-        SPMM_CU(cudaMemcpyAsync(Y, s->Y, ylen * sizeof *Y, cudaMemcpyDeviceToHost, s->stream),
+        PC_CU(cudaMemcpyAsync(Y, s->Y, ylen * sizeof *Y, cudaMemcpyDeviceToHost, s->stream),
                 "copying Y to the host");
-    SPMM_CU(cudaEventRecord(s->ev[4], s->stream), "cudaEventRecord");
-    SPMM_CU(cudaEventSynchronize(s->ev[4]), "running the SpMM kernel");
+    PC_CU(cudaEventRecord(s->ev[4], s->stream), "cudaEventRecord");
+    PC_CU(cudaEventSynchronize(s->ev[4]), "running the SpMM kernel");
     if (t) {
         t->h2d_s = elapsed(s, 0, 1);
         t->transpose_s = uses_transpose(s->variant) ? elapsed(s, 1, 2) : -1.0;
@@ -306,7 +299,7 @@ static int bw_fail(pc_error *err, int line, const char *what, cudaError_t e, voi
 {
     (void)cudaFree(a);
     (void)cudaFree(b);
-    return spmm_cuda_fail(err, __FILE__, line, what, e);
+    return pc_cuda_fail(err, __FILE__, line, what, e);
 }
 
 extern "C" int spmm_cuda_copy_bandwidth(size_t bytes, int reps, double *gbs, char *device,
@@ -316,7 +309,7 @@ extern "C" int spmm_cuda_copy_bandwidth(size_t bytes, int reps, double *gbs, cha
     if (!pc_cuda_probe(why, sizeof why))
         return pc_error_set(err, PC_EUNAVAIL, NULL, 0, "%s", why);
     cudaDeviceProp p;
-    SPMM_CU(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+    PC_CU(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
     if (device_len)
         snprintf(device, device_len, "%s", p.name);
     void *a = NULL, *b = NULL;

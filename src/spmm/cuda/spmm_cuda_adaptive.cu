@@ -47,7 +47,7 @@ int spmm_cuda_transpose_x(spmm_cuda_state *s, pc_error *err)
         return PC_OK;
     dim3 grid((unsigned)((s->n + 31) / 32), (unsigned)((s->K + 31) / 32));
     transpose_kernel<<<grid, dim3(32, 8), 0, s->stream>>>(s->n, s->K, s->X, s->Xt);
-    SPMM_LAUNCHED("launching the X transpose");
+    PC_CU_LAUNCHED("launching the X transpose");
     return PC_OK;
 }
 
@@ -160,7 +160,7 @@ int spmm_cuda_adaptive_blocks(spmm_cuda_state *s, const double *Xt, int32_t long
     if (s->nblocks > 0) {
         adaptive_kernel<<<dim3((unsigned)s->nblocks, (unsigned)s->K), ADAPT_BS, 0, s->stream>>>(
             s->n, s->K, s->rb, s->irp, s->ja, s->as, Xt, s->Y, long_min);
-        SPMM_LAUNCHED("launching the CSR-Adaptive kernel");
+        PC_CU_LAUNCHED("launching the CSR-Adaptive kernel");
     }
     return PC_OK;
 }
@@ -173,7 +173,7 @@ int spmm_cuda_adaptive_launch(spmm_cuda_state *s, pc_error *err)
     if (s->nseg > 0) {
         adaptive_segment_kernel<<<dim3((unsigned)s->nseg, (unsigned)s->K), ADAPT_BS, 0, s->stream>>>(
             s->n, s->K, s->seg_row, s->seg_lo, s->seglen, s->irp, s->ja, s->as, s->Xt, s->partial);
-        SPMM_LAUNCHED("launching the CSR-Adaptive sub-block kernel");
+        PC_CU_LAUNCHED("launching the CSR-Adaptive sub-block kernel");
     }
     return spmm_cuda_split_reduce(s, err);
 }

@@ -58,13 +58,13 @@ static int sp_stable(spmm_cuda_state *s, unsigned long long *dhash, int *stable,
         int rc = spmm_cuda_cusparse_launch(s, err);
         if (rc)
             return rc;
-        SPMM_CU(cudaMemsetAsync(dhash, 0, sizeof *dhash, s->stream), "cudaMemset");
+        PC_CU(cudaMemsetAsync(dhash, 0, sizeof *dhash, s->stream), "cudaMemset");
         sp_hash_kernel<<<1024, 256, 0, s->stream>>>(ylen, s->Y, dhash);
-        SPMM_LAUNCHED("launching the Y hash");
-        SPMM_CU(cudaMemcpyAsync(&h[r], dhash, sizeof *dhash, cudaMemcpyDeviceToHost, s->stream),
+        PC_CU_LAUNCHED("launching the Y hash");
+        PC_CU(cudaMemcpyAsync(&h[r], dhash, sizeof *dhash, cudaMemcpyDeviceToHost, s->stream),
                 "copying the Y hash");
     }
-    SPMM_CU(cudaStreamSynchronize(s->stream), "checking cuSPARSE reproducibility");
+    PC_CU(cudaStreamSynchronize(s->stream), "checking cuSPARSE reproducibility");
     *stable = h[0] == h[1] && h[1] == h[2];
     return PC_OK;
 }
@@ -77,14 +77,14 @@ static int sp_trivial(const spmm_cuda_state *s)
 int spmm_cuda_cusparse_launch(spmm_cuda_state *s, pc_error *err)
 {
     if (sp_trivial(s)) {
-        SPMM_CU(cudaMemsetAsync(s->Y, 0, (size_t)s->m * s->K * sizeof(double), s->stream),
+        PC_CU(cudaMemsetAsync(s->Y, 0, (size_t)s->m * s->K * sizeof(double), s->stream),
                 "clearing Y");
         return PC_OK;
     }
     SPMM_SP(cusparseSpMM(s->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                          &sp_one, s->spA, s->spX, &sp_zero, s->spY, CUDA_R_64F, s->spalg, s->spbuf),
             "cusparseSpMM");
-    SPMM_LAUNCHED("cusparseSpMM");
+    PC_CU_LAUNCHED("cusparseSpMM");
     return PC_OK;
 }
 
@@ -99,7 +99,7 @@ static int sp_try(spmm_cuda_state *s, cusparseSpMMAlg_t alg, void **buf, size_t 
                                 CUSPARSE_OPERATION_NON_TRANSPOSE, &sp_one, s->spA, s->spX, &sp_zero,
                                 s->spY, CUDA_R_64F, alg, bytes) != CUSPARSE_STATUS_SUCCESS)
         return 1;
-    SPMM_CU(cudaMalloc(buf, *bytes ? *bytes : 1), "cudaMalloc (cuSPARSE buffer)");
+    PC_CU(cudaMalloc(buf, *bytes ? *bytes : 1), "cudaMalloc (cuSPARSE buffer)");
     if (cusparseSpMM_preprocess(s->sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                 CUSPARSE_OPERATION_NON_TRANSPOSE, &sp_one, s->spA, s->spX, &sp_zero,
                                 s->spY, CUDA_R_64F, alg, *buf) != CUSPARSE_STATUS_SUCCESS ||
@@ -129,7 +129,7 @@ int spmm_cuda_cusparse_plan(spmm_cuda_state *s, pc_error *err)
             "cusparseCreateDnMat Y");
     long long xlen = (long long)s->n * s->K;
     sp_fill_kernel<<<spmm_cuda_blocks(xlen, 256), 256, 0, s->stream>>>(xlen, s->X);
-    SPMM_LAUNCHED("launching the X fill");
+    PC_CU_LAUNCHED("launching the X fill");
     unsigned long long *dhash = NULL;
     int rc = spmm_cuda_alloc(s, (void **)&dhash, sizeof *dhash, err);
     if (rc)

@@ -287,7 +287,7 @@ static int fast_launch_cfg(spmm_cuda_state *s, int cfg, pc_error *err)
         a.ngroups = (long long)blocks * (FAST_BS / f->s);
     }
     f->fn<<<blocks, FAST_BS, 0, s->stream>>>(a);
-    SPMM_LAUNCHED("launching the csr-cuda-fast kernel");
+    PC_CU_LAUNCHED("launching the csr-cuda-fast kernel");
     return spmm_cuda_split_reduce(s, err);
 }
 
@@ -304,8 +304,8 @@ int spmm_cuda_fast_plan(spmm_cuda_state *s, const spmm_csr *A, pc_error *err)
     if ((rc = spmm_cuda_split_plan(s, A, FAST_SEG, FAST_SEG, err)) != 0)
         return rc;
     int dev = 0;
-    SPMM_CU(cudaGetDevice(&dev), "cudaGetDevice");
-    SPMM_CU(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+    PC_CU(cudaGetDevice(&dev), "cudaGetDevice");
+    PC_CU(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
     if (s->nlong == 0)
         s->long_min = INT32_MAX;
     double mean = s->m ? (double)s->nnz / s->m : 0.0;

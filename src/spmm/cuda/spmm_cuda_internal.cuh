@@ -63,20 +63,8 @@ typedef struct spmm_cuda_state {
     void *spbuf;
 } spmm_cuda_state;
 
-/* Records a failed CUDA call as PC_EDEVICE "file:line: what: cuda error". */
-int spmm_cuda_fail(pc_error *err, const char *file, int line, const char *what, cudaError_t e);
 int spmm_cuda_sparse_fail(pc_error *err, const char *file, int line, const char *what,
                           cusparseStatus_t s);
-
-#define SPMM_CU(call, what)                                                         \
-    do {                                                                            \
-        cudaError_t e_ = (call);                                                    \
-        if (e_ != cudaSuccess)                                                      \
-            return spmm_cuda_fail(err, __FILE__, __LINE__, (what), e_);             \
-    } while (0)
-
-/* After every launch: configuration errors show at once. */
-#define SPMM_LAUNCHED(what) SPMM_CU(cudaGetLastError(), (what))
 
 #define SPMM_SP(call, what)                                                         \
     do {                                                                            \

@@ -184,6 +184,6 @@ int spmm_cuda_seed_launch(spmm_cuda_state *s, pc_error *err)
         return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "not a seed kernel: variant %d",
                             s->variant);
     }
-    SPMM_LAUNCHED("launching a seed SpMM kernel");
+    PC_CU_LAUNCHED("launching a seed SpMM kernel");
     return PC_OK;
 }

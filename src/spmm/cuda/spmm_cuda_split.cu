@@ -30,7 +30,7 @@ int spmm_cuda_split_reduce(spmm_cuda_state *s, pc_error *err)
     long long n = (long long)s->nlong * s->K;
     split_reduce_kernel<<<spmm_cuda_blocks(n, 256), 256, 0, s->stream>>>(
         s->nlong, s->K, s->long_row, s->long_first, s->partial, s->Y);
-    SPMM_LAUNCHED("launching the segment reduction");
+    PC_CU_LAUNCHED("launching the segment reduction");
     return PC_OK;
 }
 

@@ -1,4 +1,5 @@
-/* pc_cuda_probe.cu - the one CUDA device probe (pc_cuda.h). */
+/* pc_cuda.cu - the device probe and the error helper of every CUDA module
+ * (pc_cuda.h). */
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -25,4 +26,12 @@ extern "C" int pc_cuda_probe(char *why, size_t why_len)
     if (why_len)
         snprintf(why, why_len, "%s", ok ? "" : reason);
     return ok;
+}
+
+extern "C" int pc_cuda_fail(pc_error *err, const char *file, int line, const char *what,
+                            cudaError_t e)
+{
+    (void)cudaGetLastError();
+    return pc_error_set(err, PC_EDEVICE, file, line, "%s: %s (%s)", what, cudaGetErrorString(e),
+                        cudaGetErrorName(e));
 }
