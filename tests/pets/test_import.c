@@ -200,6 +200,13 @@ static const bad_import bads[] = {
      "cycle"},
     {pets_import_dax, "dax", "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"a\" runtime=\"2\"/>\n</adag>",
      "twice"},
+    /* a declared entity is not expanded: refused, not read as its name */
+    {pets_import_dax, "dax", "<!DOCTYPE adag [<!ENTITY e \"x\">]>\n<adag>\n<job id=\"a&e;\" runtime=\"1\"/></adag>",
+     "bad.dax:3: <job id>: entity references are not expanded"},
+    /* DTD default attributes are not read */
+    {pets_import_dax, "dax", "<!DOCTYPE adag [<!ATTLIST job runtime CDATA \"5\">]>\n<adag><job id=\"a\"/></adag>",
+     "bad.dax:2: job a: missing or bad runtime"},
+    {pets_import_dax, "dax", "<adag><job id=\"a\" runtime=\"1\"/></adag><adag/>", "XML:"},
 };
 
 START_TEST(bad_import_files)
@@ -227,6 +234,81 @@ START_TEST(bad_import_files)
         unlink(path);
     }
     rmdir(dir);
+}
+END_TEST
+
+/* Writes text to a temporary .dax file and imports it on 2 processors. */
+static int import_text(const char *text, pets_dag *g, pc_error *err)
+{
+    char path[] = "/tmp/pets-dax-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    pets_import_params ip;
+    pets_import_defaults(&ip);
+    ip.procs = 2;
+    pc_error_clear(err);
+    int rc = pets_import_dax(path, &ip, g, err);
+    unlink(path);
+    return rc;
+}
+
+/* Index of edge a -> b in g, or -1. */
+static int edge_index(const pets_dag *g, int32_t a, int32_t b)
+{
+    for (int32_t k = 0; k < g->nedges; k++)
+        if (g->edge_from[k] == a && g->edge_to[k] == b)
+            return k;
+    return -1;
+}
+
+/* The XML forms the SAX2 reader must take as a tree reader would: only
+ * <job>/<child> under the root and <uses>/<parent> under them count;
+ * namespaces, comments, CDATA, PIs and other elements are skipped;
+ * '&amp;' and character references are decoded. */
+START_TEST(dax_xml_forms)
+{
+    if (!pets_import_available("dax"))
+        PC_SKIP("built without libxml2");
+    pets_dag g;
+    pc_error err;
+    const char *text =
+        "<?xml version=\"1.0\"?>\n<!-- a comment -->\n"
+        "<d:adag xmlns:d=\"http://pegasus.isi.edu/schema/DAX\" xmlns:o=\"urn:other\">\n"
+        "<?pi ignored?><![CDATA[<job id=\"cdata\" runtime=\"1\"/>]]>\n"
+        "<d:job id=\"a&amp;b\" runtime=\"2\" o:runtime=\"9\">"
+        "<uses file=\"f\" link=\"output\" size=\"250000000\"/><x><uses file=\"f\" link=\"output\" size=\"5e8\"/></x>"
+        "</d:job>\n"
+        "<x><job id=\"nested\" runtime=\"1\"/></x>\n"
+        "<job id=\"c\" runtime=\"3\"><uses name=\"f\" link=\"input\"/></job>\n"
+        "<child ref=\"c\"><parent ref=\"a&#38;b\"/><x><parent ref=\"c\"/></x></child>\n"
+        "</d:adag>\n";
+    ck_assert_msg(import_text(text, &g, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(g.ntasks, 2);
+    ck_assert_int_eq(g.nedges, 1);
+    int k = edge_index(&g, 0, 1);
+    ck_assert_int_ge(k, 0);
+    /* 250 MB at 125e6 B/s = 2 s = 2000 units (the <uses> inside <x> is not read) */
+    ck_assert_int_eq(g.edge_comm[k], 2000);
+    /* the runtime of the first job is its own, not the o: namespace's */
+    ck_assert_int_eq(g.cost[0] + g.cost[1], 2 * 2000);
+    pets_dag_free(&g);
+    ck_assert_int_eq(pc_alloc_live(), 0);
+
+    /* line numbers past 65535 (a tree keeps 16 bits of them) */
+    size_t nl = 70000;
+    char *big = malloc(nl + 64);
+    ck_assert_ptr_nonnull(big);
+    strcpy(big, "<adag>");
+    memset(big + 6, '\n', nl);
+    strcpy(big + 6 + nl, "<job id=\"a\"/></adag>");
+    ck_assert_int_eq(import_text(big, &g, &err), PC_EFORMAT);
+    ck_assert_msg(strstr(err.msg, ":70001: job a: missing or bad runtime"), "%s", err.msg);
+    free(big);
+    ck_assert_int_eq(pc_alloc_live(), 0);
 }
 END_TEST
 
@@ -281,6 +363,7 @@ static Suite *suite_import(void)
     tcase_add_test(tc, wfcommons_files);
     tcase_add_test(tc, dax_files);
     tcase_add_test(tc, dax_heft_paper);
+    tcase_add_test(tc, dax_xml_forms);
     tcase_add_test(tc, stg_optimal_bounds);
     tcase_add_test(tc, bad_import_files);
     tcase_add_test(tc, alloc_failures);
