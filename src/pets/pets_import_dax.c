@@ -4,6 +4,7 @@
  * (no network, no entity expansion). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,8 @@ typedef struct dax {
     int in;         /* the depth-2 element around depth 3: 'j' job, 'c' child, 0 other */
     int root_ok;    /* the root element is <adag> */
     long root_line;
+    char xml_msg[200]; /* libxml2's first error, and the line of its last */
+    long xml_line, xml_last_line;
     char *text;
     int64_t tlen, tcap;
     dax_job *job;
@@ -337,6 +340,31 @@ static int dax_edges(dax *d)
     return PC_OK;
 }
 
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *dax_xml_error_ptr;
+#else
+typedef xmlErrorPtr dax_xml_error_ptr;
+#endif
+
+/* libxml2's errors during a parse, the encoding errors that it raises
+ * outside the parser context included: the first is the cause, and
+ * nothing is printed. */
+static void dax_xml_error(void *ctx, dax_xml_error_ptr e)
+{
+    dax *d = ctx;
+    if (e->level < XML_ERR_ERROR)
+        return;
+    if (!d->xml_msg[0]) {
+        snprintf(d->xml_msg, sizeof d->xml_msg, "%s", e->message ? e->message : "not well-formed");
+        size_t l = strlen(d->xml_msg);
+        while (l && (d->xml_msg[l - 1] == '\n' || d->xml_msg[l - 1] == ' '))
+            d->xml_msg[--l] = '\0'; /* libxml2 messages end with a newline */
+        d->xml_line = e->line;
+    }
+    if (e->line > 0)
+        d->xml_last_line = e->line;
+}
+
 /* Parses len bytes of XML with the callbacks above. Everything else
  * (prolog, DTD, entity declarations, well-formedness) is libxml2's own
  * SAX2 handling, as for a tree; only elements and attributes are read and
@@ -359,18 +387,17 @@ static int dax_parse(dax *d, const unsigned char *data, size_t len)
     h->comment = NULL;
     h->processingInstruction = NULL;
     h->reference = NULL;
+    /* this thread's handler (libxml2 keeps one per thread), restored after */
+    xmlStructuredErrorFunc saved = xmlStructuredError;
+    void *saved_ctx = xmlStructuredErrorContext;
+    xmlSetStructuredErrorFunc(d, dax_xml_error);
     xmlDocPtr doc = xmlCtxtReadMemory(ctxt, (const char *)data, (int)len, d->path, NULL,
                                       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlSetStructuredErrorFunc(saved_ctx, saved);
     int rc = d->rc;
-    if (!rc && !doc) {
-        const xmlError *xe = xmlCtxtGetLastError(ctxt);
-        rc = pc_error_set(d->err, PC_EFORMAT, d->path, xe ? xe->line : 0, "XML: %s",
-                          xe && xe->message ? xe->message : "not well-formed");
-        /* libxml2 messages end with a newline */
-        size_t l = strlen(d->err->msg);
-        if (l && d->err->msg[l - 1] == '\n')
-            d->err->msg[l - 1] = '\0';
-    }
+    if (!rc && !doc)
+        rc = pc_error_set(d->err, PC_EFORMAT, d->path, d->xml_line > 0 ? d->xml_line : d->xml_last_line,
+                          "XML: %s", d->xml_msg[0] ? d->xml_msg : "not well-formed");
     if (!rc && !d->root_ok)
         rc = pc_error_set(d->err, PC_EFORMAT, d->path, d->root_line, "root element is not <adag>");
     xmlFreeDoc(doc);

@@ -77,6 +77,30 @@ START_TEST(bad_dag_message)
 }
 END_TEST
 
+/* libxml2 raises encoding errors outside the parser: the user still gets
+ * one `file:line: cause` line and nothing else on stderr. */
+START_TEST(dax_encoding_message)
+{
+    if (!pets_import_available("dax"))
+        PC_SKIP("built without libxml2");
+    char path[] = "/tmp/pets-cli-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n"
+                       "<adag><job id=\"\xff\xff\xff\xff\" runtime=\"1\"/></adag>\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    char *err = NULL;
+    ck_assert_int_eq(sh(NULL, &err, "%s dag import dax %s --procs 2 -o /dev/null%s", path, NULL), 2);
+    char want[96];
+    snprintf(want, sizeof want, "%s:2: XML: input conversion failed", path);
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "stderr: %s", err);
+    ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "more than one line: %s", err);
+    free(err);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(gen_and_import)
 {
     char dir[] = "/tmp/pets-cli-XXXXXX";
@@ -116,6 +140,7 @@ static Suite *suite_cli(void)
     tcase_add_test(tc, json_golden);
     tcase_add_test(tc, exit_codes);
     tcase_add_test(tc, bad_dag_message);
+    tcase_add_test(tc, dax_encoding_message);
     tcase_add_test(tc, gen_and_import);
     suite_add_tcase(s, tc);
     return s;
