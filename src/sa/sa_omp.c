@@ -114,6 +114,22 @@ static int64_t omp_block_sum(omp_state *st, int t, int nt)
     return sum;
 }
 
+/* count(st, t, nt) of every block t into st->hist, by one thread each
+ * (without st->par: one block, outside the OpenMP runtime), then turned
+ * into the blocks' offsets; returns the total. */
+static int64_t omp_block_totals(omp_state *st, int64_t (*count)(omp_state *, int, int))
+{
+    int nt = st->par ? st->threads : 1;
+    if (st->par) {
+#pragma omp parallel for schedule(static) num_threads(nt)
+        for (int t = 0; t < nt; t++)
+            st->hist[t] = count(st, t, nt);
+    } else {
+        st->hist[0] = count(st, 0, 1);
+    }
+    return omp_exclusive_sum(st->hist, nt);
+}
+
 /* Block t of nt of the groups: the block's offset added to st->sub. */
 static void omp_block_add(omp_state *st, int t, int nt, int64_t off)
 {
@@ -132,14 +148,7 @@ static int omp_collect(omp_state *st, pc_error *err)
 {
     int nt = st->par ? st->threads : 1;
     int64_t ng = st->ngroups, *part = st->hist;
-    if (st->par) {
-#pragma omp parallel for schedule(static) num_threads(nt)
-        for (int t = 0; t < nt; t++)
-            part[t] = omp_block_sum(st, t, nt);
-    } else {
-        part[0] = omp_block_sum(st, 0, 1);
-    }
-    int64_t total = omp_exclusive_sum(part, nt);
+    int64_t total = omp_block_totals(st, omp_block_sum);
     uint64_t *next = pc_malloc_array((size_t)(total ? total : 1), sizeof *next);
     if (!next)
         return pc_error_nomem(err, "sorting suffixes (omp groups)");
@@ -169,7 +178,7 @@ static int omp_collect(omp_state *st, pc_error *err)
 
 /* Entries [lo, hi) of block t of nt: how many runs of equal keys longer
  * than 1 start there. */
-static int64_t omp_initial_count(const omp_state *st, int t, int nt)
+static int64_t omp_initial_count(omp_state *st, int t, int nt)
 {
     int32_t n = st->n;
     const uint64_t *key = st->w;
@@ -216,14 +225,7 @@ static int omp_initial(omp_state *st, int *k, pc_error *err)
         return rc;
     int nt = st->par ? st->threads : 1;
     int64_t *part = st->hist;
-    if (st->par) {
-#pragma omp parallel for schedule(static) num_threads(nt)
-        for (int t = 0; t < nt; t++)
-            part[t] = omp_initial_count(st, t, nt);
-    } else {
-        part[0] = omp_initial_count(st, 0, 1);
-    }
-    int64_t total = omp_exclusive_sum(part, nt);
+    int64_t total = omp_block_totals(st, omp_initial_count);
     st->groups = pc_malloc_array((size_t)(total ? total : 1), sizeof *st->groups);
     if (!st->groups)
         return pc_error_nomem(err, "sorting suffixes (omp groups)");
