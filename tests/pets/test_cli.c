@@ -12,6 +12,15 @@ static int sh(char **out, char **err, const char *fmt, const char *a, const char
     return pc_test_shell(cmd, out, err);
 }
 
+/* Creates a file from the mkstemp template path, holding text. */
+static void write_temp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+}
+
 START_TEST(json_golden)
 {
     const char *g = tu_data("golden/topcuoglu2002.txt");
@@ -61,11 +70,7 @@ END_TEST
 START_TEST(bad_dag_message)
 {
     char path[] = "/tmp/pets-cli-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    const char *text = "tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 2 0\nedge 2 1 0\n";
-    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
-    close(fd);
+    write_temp(path, "tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 2 0\nedge 2 1 0\n");
     char *err = NULL;
     ck_assert_int_eq(sh(NULL, &err, "%s pets %s%s", path, NULL), 2);
     char want[64];
@@ -84,12 +89,8 @@ START_TEST(dax_encoding_message)
     if (!pets_import_available("dax"))
         PC_SKIP("built without libxml2");
     char path[] = "/tmp/pets-cli-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    const char *text = "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n"
-                       "<adag><job id=\"\xff\xff\xff\xff\" runtime=\"1\"/></adag>\n";
-    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
-    close(fd);
+    write_temp(path, "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n"
+                     "<adag><job id=\"\xff\xff\xff\xff\" runtime=\"1\"/></adag>\n");
     char *err = NULL;
     ck_assert_int_eq(sh(NULL, &err, "%s dag import dax %s --procs 2 -o /dev/null%s", path, NULL), 2);
     char want[96];
