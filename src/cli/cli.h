@@ -16,6 +16,14 @@ int cmd_gen_text(int argc, char **argv);
 int cmd_gen_dag(int argc, char **argv);
 int cmd_dag_import(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_gen_x(int argc, char **argv);
+
+/* The check verbs: judge files another program wrote (argv[0] is "check").
+ * Exit 0 right, 1 well-formed but wrong, 2 a file that cannot be read as
+ * what it claims to be. */
+int cmd_spmm_check(int argc, char **argv);
+int cmd_sa_check(int argc, char **argv);
+int cmd_pets_check(int argc, char **argv);
 
 /* Each domain lists its implementations for `parcheck list`: one line per
  * implementation, "available" or "unavailable: reason". */

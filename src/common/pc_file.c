@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pc_alloc.h"
 
@@ -58,4 +61,44 @@ int pc_file_write_all(const char *path, const void *data, size_t n, pc_error *er
     if (bad)
         return pc_error_set(err, PC_EIO, path, 0, "write failed");
     return PC_OK;
+}
+
+int pc_file_map_open(const char *path, pc_file_map *m, pc_error *err)
+{
+    static const unsigned char empty[1];
+    m->data = NULL;
+    m->size = 0;
+    m->base = NULL;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return pc_error_set(err, PC_EIO, path, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return pc_error_set(err, PC_EIO, path, 0, "not a regular file");
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        m->data = empty;
+        return PC_OK;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (p == MAP_FAILED)
+        return pc_error_set(err, PC_EIO, path, 0, "cannot map %lld bytes: %s",
+                            (long long)st.st_size, strerror(e));
+    m->base = p;
+    m->data = p;
+    m->size = (size_t)st.st_size;
+    return PC_OK;
+}
+
+void pc_file_map_close(pc_file_map *m)
+{
+    if (m->base)
+        munmap(m->base, m->size);
+    m->data = NULL;
+    m->size = 0;
+    m->base = NULL;
 }

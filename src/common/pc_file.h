@@ -15,4 +15,20 @@ int pc_file_read_all(const char *path, size_t max_bytes, unsigned char **data,
 /* Writes n bytes to path (created or truncated). */
 int pc_file_write_all(const char *path, const void *data, size_t n, pc_error *err);
 
+/* A read-only view of a whole file: memory-mapped, so that a file larger
+ * than memory is paged in on demand rather than copied. An empty file maps
+ * to a valid pointer of size 0. */
+typedef struct pc_file_map {
+    const unsigned char *data;
+    size_t size;
+    void *base;           /* what munmap releases (NULL for an empty file) */
+} pc_file_map;
+
+/* Maps path read-only. Returns 0, PC_EIO (cannot open, not a regular file,
+ * mmap failed) with err set; *m is then zeroed. */
+int pc_file_map_open(const char *path, pc_file_map *m, pc_error *err);
+
+/* Unmaps m and zeroes it (safe on a zeroed map). */
+void pc_file_map_close(pc_file_map *m);
+
 #endif

@@ -84,6 +84,15 @@ const char *pc_status_name(int status)
     }
 }
 
+pc_kvlist *pc_result_where_add(pc_result *r)
+{
+    if (r->nwhere >= PC_WHERE_MAX)
+        return NULL;
+    pc_kvlist *l = &r->where[r->nwhere++];
+    memset(l, 0, sizeof *l);
+    return l;
+}
+
 static void kv_format(char *buf, size_t n, const pc_kv *kv)
 {
     switch (kv->kind) {
@@ -125,6 +134,21 @@ void pc_run_print_table(FILE *f, const pc_run *run)
         if (res->reason[0])
             fprintf(f, "  (%s)", res->reason);
         fputc('\n', f);
+        for (int w = 0; w < res->nwhere; w++) {
+            fprintf(f, "    at");
+            for (int i = 0; i < res->where[w].n; i++) {
+                char v[170];
+                const pc_kv *kv = &res->where[w].kv[i];
+                if (kv->kind == PC_VALUE_NUM) /* a location shows values in full */
+                    snprintf(v, sizeof v, "%.17g", kv->num);
+                else
+                    kv_format(v, sizeof v, kv);
+                fprintf(f, " %s=%s", res->where[w].kv[i].key, v);
+            }
+            fputc('\n', f);
+        }
+        if (res->where_summary[0])
+            fprintf(f, "    %s\n", res->where_summary);
     }
 }
 
@@ -183,6 +207,18 @@ void pc_run_write_json(FILE *f, const pc_run *run)
         pc_json_kv_int(&j, "peak_bytes", res->peak_bytes);
         pc_json_kv_int(&j, "model_bytes", res->model_bytes);
         pc_json_end_object(&j);
+        if (res->nwhere > 0) {
+            pc_json_key(&j, "where");
+            pc_json_begin_array(&j);
+            for (int w = 0; w < res->nwhere; w++) {
+                pc_json_begin_object(&j);
+                json_kvlist(&j, &res->where[w]);
+                pc_json_end_object(&j);
+            }
+            pc_json_end_array(&j);
+        }
+        if (res->where_summary[0])
+            pc_json_kv_string(&j, "where_summary", res->where_summary);
         pc_json_end_object(&j);
     }
     pc_json_end_array(&j);

@@ -34,6 +34,9 @@ void pc_kv_str(pc_kvlist *l, const char *key, const char *v);
 /* The entry named key, or NULL. */
 const pc_kv *pc_kv_find(const pc_kvlist *l, const char *key);
 
+/* At most this many failures are located in a result ("where"). */
+#define PC_WHERE_MAX 10
+
 typedef struct pc_result {
     char impl[48];
     int status;                 /* enum pc_status */
@@ -46,6 +49,9 @@ typedef struct pc_result {
     pc_kvlist timings;          /* extra timings: prepare_s, h2d_s, ... */
     long long peak_bytes;       /* measured peak memory, -1 unknown */
     long long model_bytes;      /* documented memory model, -1 unknown */
+    int nwhere;                 /* located failures, in the order found */
+    pc_kvlist where[PC_WHERE_MAX];
+    char where_summary[256];    /* one line on the extent ("rows 18, 40-52 wrong; ...") */
 } pc_result;
 
 typedef struct pc_run {
@@ -67,7 +73,14 @@ void pc_result_status(pc_result *r, int status, const char *fmt, ...)
 
 const char *pc_status_name(int status);
 
-/* Prints the verdict table (one row per implementation) to f. */
+/* The next "where" record of r (cleared), or NULL when PC_WHERE_MAX are
+ * already there. Keys and values are the domain's: SpMM row, col, got,
+ * expected, bound; SA index, rule; PETS rule, task, other, proc, start,
+ * finish. */
+pc_kvlist *pc_result_where_add(pc_result *r);
+
+/* Prints the verdict table (one row per implementation, each failure's
+ * "where" records and summary indented under its row) to f. */
 void pc_run_print_table(FILE *f, const pc_run *run);
 
 /* Writes the run as one JSON object (ARCHITECTURE.md section 3) to f. */
