@@ -1,11 +1,12 @@
-/* sa_oracle.c - naive SA/LCP, the Burkhardt-Kaerkkaeinen checker, the Phi
- * LCP and the LRS check. */
+/* sa_oracle.c - naive SA/LCP, the int32 checks (wrapping sa_check.c) and
+ * the LRS check. */
 #include "sa_oracle.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "pc_alloc.h"
+#include "sa_check.h"
 
 typedef struct { const uint8_t *T; int32_t n; } naive_ctx;
 
@@ -50,87 +51,24 @@ void sa_oracle_naive_lcp(const uint8_t *T, int32_t n, const int32_t *SA, int32_t
     }
 }
 
+/* The int32 checks are sa_check.c's generic ones (one implementation of
+ * each rule); a wrong array becomes PC_EVERIFY with the report's line. */
 int sa_oracle_check_sa(const uint8_t *T, int32_t n, const int32_t *SA, pc_error *err)
 {
-    if (n == 0)
-        return PC_OK;
-    /* rank[p] for p in [0, n]; rank[n] = 0 is the empty suffix, the others
-     * are 1 + their index, so the empty one is below all */
-    int32_t *rank = pc_malloc_array((size_t)n + 1, sizeof *rank);
-    if (!rank)
-        return pc_error_nomem(err, "checking a suffix array");
-    for (int32_t p = 0; p <= n; p++)
-        rank[p] = -1;
-    int rc = PC_OK;
-    for (int32_t i = 0; i < n && rc == PC_OK; i++) {
-        if (SA[i] < 0 || SA[i] >= n)
-            rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "SA[%d] = %d is outside [0, %d)",
-                              (int)i, (int)SA[i], (int)n);
-        else if (rank[SA[i]] != -1)
-            rc = pc_error_set(err, PC_EVERIFY, NULL, 0,
-                              "SA is not a permutation: %d at SA[%d] and SA[%d]",
-                              (int)SA[i], (int)(rank[SA[i]] - 1), (int)i);
-        else
-            rank[SA[i]] = i + 1;
-    }
-    rank[n] = 0;
-    for (int32_t i = 1; i < n && rc == PC_OK; i++) {
-        int32_t a = SA[i - 1], b = SA[i];
-        int ok = T[a] < T[b] || (T[a] == T[b] && rank[a + 1] < rank[b + 1]);
-        if (!ok)
-            rc = pc_error_set(err, PC_EVERIFY, NULL, 0,
-                              "suffixes %d and %d at SA[%d], SA[%d] are out of order",
-                              (int)a, (int)b, (int)(i - 1), (int)i);
-    }
-    pc_free(rank);
+    sa_check_report rep;
+    int rc = sa_check_order(T, n, SA, SA_CHECK_I32, &rep, err);
+    if (rc == PC_OK && !rep.pass)
+        rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "%s", rep.why);
     return rc;
-}
-
-int sa_oracle_lcp_phi(const uint8_t *T, int32_t n, const int32_t *SA, int32_t *LCP,
-                      pc_error *err)
-{
-    if (n == 0)
-        return PC_OK;
-    int32_t *phi = pc_malloc_array((size_t)n, sizeof *phi);
-    if (!phi)
-        return pc_error_nomem(err, "computing the oracle LCP");
-    phi[SA[0]] = -1;
-    for (int32_t i = 1; i < n; i++)
-        phi[SA[i]] = SA[i - 1];
-    /* phi[] becomes PLCP in place: PLCP[p] >= PLCP[p - 1] - 1 */
-    int32_t l = 0;
-    for (int32_t p = 0; p < n; p++) {
-        int32_t q = phi[p];
-        if (q < 0) {
-            l = 0;
-        } else {
-            while (p + l < n && q + l < n && T[p + l] == T[q + l])
-                l++;
-        }
-        phi[p] = l;
-        if (l > 0)
-            l--;
-    }
-    for (int32_t i = 0; i < n; i++)
-        LCP[i] = phi[SA[i]];
-    pc_free(phi);
-    return PC_OK;
 }
 
 int sa_oracle_check_lcp(const uint8_t *T, int32_t n, const int32_t *SA, const int32_t *LCP,
                         pc_error *err)
 {
-    if (n == 0)
-        return PC_OK;
-    int32_t *ref = pc_malloc_array((size_t)n, sizeof *ref);
-    if (!ref)
-        return pc_error_nomem(err, "checking an LCP array");
-    int rc = sa_oracle_lcp_phi(T, n, SA, ref, err);
-    for (int32_t i = 0; i < n && rc == PC_OK; i++)
-        if (LCP[i] != ref[i])
-            rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "LCP[%d] = %d, expected %d", (int)i,
-                              (int)LCP[i], (int)ref[i]);
-    pc_free(ref);
+    sa_check_report rep;
+    int rc = sa_check_lcp_only(T, n, SA, SA_CHECK_I32, LCP, SA_CHECK_I32, &rep, err);
+    if (rc == PC_OK && !rep.pass)
+        rc = pc_error_set(err, PC_EVERIFY, NULL, 0, "%s", rep.why);
     return rc;
 }
 

@@ -22,15 +22,12 @@ void sa_oracle_naive_lcp(const uint8_t *T, int32_t n, const int32_t *SA, int32_t
 /* Burkhardt-Kaerkkaeinen check in O(n): SA is a permutation of [0, n) and
  * the pairs (T[SA[i]], rank(SA[i] + 1)) strictly increase (rank of the
  * empty suffix below all). Returns 0, PC_EVERIFY (with why in err) or
- * PC_ENOMEM. */
+ * PC_ENOMEM. The int32 form of sa_check_order (sa_check.h). */
 int sa_oracle_check_sa(const uint8_t *T, int32_t n, const int32_t *SA, pc_error *err);
 
-/* LCP by the Phi / permuted-LCP method (not Kasai); SA must be valid. */
-int sa_oracle_lcp_phi(const uint8_t *T, int32_t n, const int32_t *SA, int32_t *LCP,
-                      pc_error *err);
-
-/* Compares LCP with the Phi method's; 0 or PC_EVERIFY (first difference in
- * err) or PC_ENOMEM. SA must already be checked. */
+/* Compares LCP with the Phi / permuted-LCP method's (not Kasai); 0 or
+ * PC_EVERIFY (first difference in err) or PC_ENOMEM. SA must already be
+ * checked. The int32 form of sa_check_lcp_only (sa_check.h). */
 int sa_oracle_check_lcp(const uint8_t *T, int32_t n, const int32_t *SA, const int32_t *LCP,
                         pc_error *err);
 

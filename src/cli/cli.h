@@ -34,6 +34,10 @@ void cmd_pets_list(FILE *f);
 /* Prints "parcheck: message" for a usage error and returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *msg);
 
+/* Prints "parcheck cmd: msg", then the command's usage text, on stderr;
+ * returns CLI_USAGE. */
+int cli_usage_fail(const char *cmd, const char *msg, const char *usage);
+
 /* Prints one implementation line of `parcheck list`. */
 void cli_list_line(FILE *f, const char *name, int available, const char *why,
                    const char *desc);

@@ -9,6 +9,13 @@ int cli_usage_error(const char *cmd, const char *msg)
     return CLI_USAGE;
 }
 
+int cli_usage_fail(const char *cmd, const char *msg, const char *usage)
+{
+    cli_usage_error(cmd, msg);
+    fputs(usage, stderr);
+    return CLI_USAGE;
+}
+
 void cli_list_line(FILE *f, const char *name, int available, const char *why,
                    const char *desc)
 {

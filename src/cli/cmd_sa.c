@@ -80,8 +80,7 @@ static int sa_parse(int argc, char **argv, sa_opts *o, int *help)
     if (!err.code && !o->path)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "no input FILE");
     if (err.code) {
-        cli_usage_error("sa", err.msg);
-        fputs(SA_USAGE, stderr);
+        cli_usage_fail("sa", err.msg, SA_USAGE);
         return err.code;
     }
     return PC_OK;

@@ -127,7 +127,8 @@ void pc_run_print_table(FILE *f, const pc_run *run)
                 kv_format(v, sizeof v, kv);
             fprintf(f, " %14s", v);
         }
-        if (res->status == PC_STATUS_PASS || res->status == PC_STATUS_FAIL)
+        /* a check verb judges a file and times nothing: no reps */
+        if ((res->status == PC_STATUS_PASS || res->status == PC_STATUS_FAIL) && res->reps > 0)
             fprintf(f, " %12.6f %9.3f %-5s", res->seconds, res->throughput, res->unit);
         else
             fprintf(f, " %12s %14s", "-", "-");

@@ -1,66 +1,15 @@
 /* test_cli.c - `parcheck sa` and `parcheck gen text` from the outside:
  * exit codes, JSON fields, --out-sa / --out-lcp, generator sizing. */
-#include <stdarg.h>
-#include <stdlib.h>
-#include <unistd.h>
-
+#include "sa_cli_testlib.h"
 #include "sa_testlib.h"
-
-static char g_dir[64];
-
-static void setup(void)
-{
-    snprintf(g_dir, sizeof g_dir, "/tmp/pc-sa-cli-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(g_dir));
-}
-
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
-/* Runs "parcheck ARGS" (printf-style) and returns its exit status. */
-static int run(char **out, char **err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int run(char **out, char **err, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", g_dir, pc_test_bin(), args);
-    return pc_test_shell(cmd, out, err);
-}
-
-/* Runs a plain shell command in the test directory. */
-static int sh(const char *c)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s", g_dir, c);
-    return pc_test_shell(cmd, NULL, NULL);
-}
-
-static int abs_bin(void)
-{
-    if (access(pc_test_bin(), X_OK) != 0)
-        return 0;
-    /* relative paths would break under cd */
-    static char abs[4096];
-    if (pc_test_bin()[0] != '/' && realpath(pc_test_bin(), abs))
-        setenv("PARCHECK_BIN", abs, 1);
-    return 1;
-}
 
 START_TEST(gen_and_sa_json)
 {
-    if (!abs_bin())
+    if (!sa_cli_have_bin())
         PC_SKIP("parcheck binary not built");
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 5000 --kind text --seed 3 -o t.txt"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 5000 --kind text --seed 3 -o t.txt"), 0);
     char *out = NULL;
-    ck_assert_int_eq(run(&out, NULL, "sa t.txt --impl seq,omp --json - --reps 2"), 0);
+    ck_assert_int_eq(sa_cli_run(&out, NULL, "sa t.txt --impl seq,omp --json - --reps 2"), 0);
     static const char *const keys[] = { "\"tool\":\"parcheck\"", "\"domain\":\"sa\"", "\"bytes\":5000",
                                         "\"oracle\"", "\"impl\":\"seq\"", "\"impl\":\"omp\"",
                                         "\"sa_equal\":true", "\"lcp_equal\":true", "\"lrs_length\"",
@@ -69,7 +18,7 @@ START_TEST(gen_and_sa_json)
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         ck_assert_msg(strstr(out, keys[k]) != NULL, "JSON lacks %s: %s", keys[k], out);
     free(out);
-    ck_assert_int_eq(run(&out, NULL, "sa t.txt --impl all"), 0);
+    ck_assert_int_eq(sa_cli_run(&out, NULL, "sa t.txt --impl all"), 0);
     ck_assert_ptr_nonnull(strstr(out, "skipped"));
     ck_assert_ptr_nonnull(strstr(out, "divsufsort"));
     free(out);
@@ -78,43 +27,40 @@ END_TEST
 
 START_TEST(exit_codes)
 {
-    if (!abs_bin())
+    if (!sa_cli_have_bin())
         PC_SKIP("parcheck binary not built");
     char *err = NULL;
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 100 --kind random --seed 1 -o r.bin"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "sa --help"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "sa"), 2);
-    ck_assert_int_eq(run(NULL, &err, "sa missing.txt --impl seq"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 100 --kind random --seed 1 -o r.bin"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa --help"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, &err, "sa missing.txt --impl seq"), 2);
     ck_assert_ptr_nonnull(strstr(err, "missing.txt"));
     free(err);
-    ck_assert_int_eq(run(NULL, &err, "sa r.bin --impl nosuch"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, &err, "sa r.bin --impl nosuch"), 2);
     ck_assert_ptr_nonnull(strstr(err, "nosuch"));
     free(err);
-    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --reps 0"), 2);
-    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --bogus"), 2);
-    ck_assert_int_eq(run(NULL, NULL, "sa r.bin a.bin"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --reps 0"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --bogus"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin a.bin"), 2);
     /* explicitly requested but not in this build: 3; through all: skipped */
     char why[256];
     const sa_impl *mpi = sa_impl_find("mpi");
     ck_assert(mpi != NULL);
-    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl seq,mpi"), mpi->available(why, sizeof why) ? 0 : 3);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq,mpi"), mpi->available(why, sizeof why) ? 0 : 3);
     const sa_impl *ms = sa_impl_find("cuda-ms");
     ck_assert(ms != NULL);
-    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl cuda-ms"), ms->available(why, sizeof why) ? 0 : 3);
-    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl all"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 10 --kind nosuch --seed 1 -o x"), 2);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 10 --kind random --seed 1"), 2);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --kind random --seed 1 -o x"), 2);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 10 --kind text --train nofile -o x"), 2);
-    ck_assert_int_eq(run(NULL, NULL, "sa r.bin --impl seq --json /nonexistent/dir/x.json"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl cuda-ms"), ms->available(why, sizeof why) ? 0 : 3);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl all"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 10 --kind nosuch --seed 1 -o x"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 10 --kind random --seed 1"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --kind random --seed 1 -o x"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 10 --kind text --train nofile -o x"), 2);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq --json /nonexistent/dir/x.json"), 2);
     /* each injected allocation failure gives exit 1 (an error row or a
      * message), never a crash or a pass; past the last allocation, 0 */
     int last = -1;
     for (int k = 1; k <= 40 && last != 0; k++) {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "cd '%s' && PARCHECK_FAIL_ALLOC=%d '%s' sa r.bin --impl seq,omp",
-                 g_dir, k, pc_test_bin());
-        last = pc_test_shell(cmd, NULL, NULL);
+        last = sa_cli_sh(NULL, NULL, "PARCHECK_FAIL_ALLOC=%d \"$P\" sa r.bin --impl seq,omp", k);
         ck_assert_msg(last == 0 || last == 1, "PARCHECK_FAIL_ALLOC=%d: exit %d", k, last);
         if (k <= 3)
             ck_assert_int_eq(last, 1);
@@ -144,15 +90,15 @@ static int32_t *read_i32(const char *path, long *count)
 
 START_TEST(out_sa_and_lcp)
 {
-    if (!abs_bin())
+    if (!sa_cli_have_bin())
         PC_SKIP("parcheck binary not built");
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 3000 --kind fibonacci --seed 1 -o f.txt"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "sa f.txt --impl omp --out-sa f.sa --out-lcp f.lcp"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 3000 --kind fibonacci --seed 1 -o f.txt"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa f.txt --impl omp --out-sa f.sa --out-lcp f.lcp"), 0);
     char p[256];
     long nsa, nlcp;
-    snprintf(p, sizeof p, "%s/f.sa", g_dir);
+    snprintf(p, sizeof p, "%s", sa_cli_path("f.sa"));
     int32_t *sa = read_i32(p, &nsa);
-    snprintf(p, sizeof p, "%s/f.lcp", g_dir);
+    snprintf(p, sizeof p, "%s", sa_cli_path("f.lcp"));
     int32_t *lcp = read_i32(p, &nlcp);
     ck_assert_int_eq(nsa, 3000);
     ck_assert_int_eq(nlcp, 3000);
@@ -171,18 +117,18 @@ END_TEST
 
 START_TEST(gen_sizes_and_seeds)
 {
-    if (!abs_bin())
+    if (!sa_cli_have_bin())
         PC_SKIP("parcheck binary not built");
-    ck_assert_int_eq(run(NULL, NULL, "gen text --budget 2100 --kind random --seed 9 -o a"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 100 --kind random --seed 9 -o b"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 100 --kind random --seed 10 -o c"), 0);
-    ck_assert_int_eq(sh("cmp -s a b"), 0);   /* budget / 21 bytes, same seed */
-    ck_assert_int_ne(sh("cmp -s a c"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 0 --kind zeros --seed 1 -o z"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "sa z --impl all"), 0);
-    ck_assert_int_eq(sh("printf 'the cat sat on the mat and the dog sat on the log\\n' > tr.txt"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "gen text --bytes 2000 --kind text --seed 2 --train tr.txt -o m"), 0);
-    ck_assert_int_eq(run(NULL, NULL, "sa m --impl all"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --budget 2100 --kind random --seed 9 -o a"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 100 --kind random --seed 9 -o b"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 100 --kind random --seed 10 -o c"), 0);
+    ck_assert_int_eq(sa_cli_sh(NULL, NULL, "cmp -s a b"), 0);   /* budget / 21 bytes, same seed */
+    ck_assert_int_ne(sa_cli_sh(NULL, NULL, "cmp -s a c"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 0 --kind zeros --seed 1 -o z"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa z --impl all"), 0);
+    ck_assert_int_eq(sa_cli_sh(NULL, NULL, "printf 'the cat sat on the mat and the dog sat on the log\\n' > tr.txt"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 2000 --kind text --seed 2 --train tr.txt -o m"), 0);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa m --impl all"), 0);
 }
 END_TEST
 
@@ -190,7 +136,7 @@ static Suite *suite_cli(void)
 {
     Suite *s = suite_create("sa_cli");
     TCase *tc = pc_tcase("cli");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, sa_cli_dir_make, sa_cli_dir_remove);
     tcase_add_test(tc, gen_and_sa_json);
     tcase_add_test(tc, exit_codes);
     tcase_add_test(tc, out_sa_and_lcp);
