@@ -70,8 +70,8 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # ---- flags -------------------------------------------------------------------
-SRC_DIRS := src/common src/mm src/spmm src/sa src/pets src/cli
-INCLUDES := $(addprefix -I,$(SRC_DIRS)) -Ioracles -I$(BUILD)/gen
+SRC_DIRS := src/common src/mm src/spmm src/sa src/pets src/plugin src/cli
+INCLUDES := -Iinclude $(addprefix -I,$(SRC_DIRS)) -Ioracles -I$(BUILD)/gen
 DEFS     := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
             -DPC_HAVE_CUDA=$(HAVE_CUDA) -DPC_HAVE_OPENCL=$(HAVE_OPENCL) \
             -DPC_HAVE_MPI=$(HAVE_MPI) -DPC_HAVE_DIVSUFSORT=$(HAVE_DIVSUFSORT)
@@ -94,7 +94,7 @@ LDLIBS_ALL += -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcusparse -lcudart -ls
 endif
 
 # ---- sources (auto-discovered: a new file needs no Makefile edit) -----------
-LIB_SRC    := $(wildcard src/common/*.c src/mm/*.c src/spmm/*.c src/sa/*.c src/pets/*.c)
+LIB_SRC    := $(wildcard src/common/*.c src/mm/*.c src/spmm/*.c src/sa/*.c src/pets/*.c src/plugin/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
 ORACLE_SRC := $(wildcard oracles/*/*.c)
 CU_SRC     := $(if $(filter 1,$(HAVE_CUDA)),$(wildcard src/*/cuda/*.cu))
@@ -124,7 +124,7 @@ endif
 
 # Domain fragments add helper binaries (EXTRA_BINS) and rules.
 EXTRA_BINS :=
--include $(sort $(wildcard src/*/module.mk src/*/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk))
+-include $(sort $(wildcard src/*/module.mk src/*/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk examples/module.mk))
 
 .PHONY: all tests check check-run report report-run bench bench-run install clean bootstrap \
         list-config FORCE

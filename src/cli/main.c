@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "pc_config.h"
 #include "pc_version.h"
+#include "plugins.h"
 
 static void main_usage(FILE *f)
 {
@@ -56,6 +57,8 @@ int main(int argc, char **argv)
         printf("parcheck %s\n", PC_VERSION);
         return CLI_OK;
     }
+    if (!strcmp(c, "plugin-worker")) /* hidden: started by --plugin runs */
+        return plugin_worker_main(argc - 1, argv + 1);
     if (!strcmp(c, "list"))
         return main_list();
     /* `parcheck DOMAIN check ...` judges files another program wrote. */

@@ -80,6 +80,8 @@ const char *pc_status_name(int status)
     case PC_STATUS_PASS: return "pass";
     case PC_STATUS_FAIL: return "fail";
     case PC_STATUS_SKIPPED: return "skipped";
+    case PC_STATUS_CRASHED: return "crashed";
+    case PC_STATUS_TIMEOUT: return "timeout";
     default: return "error";
     }
 }
@@ -245,7 +247,7 @@ int pc_run_save_json(const char *path, const pc_run *run, pc_error *err)
 int pc_run_exit_code(const pc_run *run)
 {
     for (int r = 0; r < run->nresults; r++)
-        if (run->results[r].status == PC_STATUS_FAIL || run->results[r].status == PC_STATUS_ERROR)
+        if (run->results[r].status != PC_STATUS_PASS && run->results[r].status != PC_STATUS_SKIPPED)
             return 1;
     return 0;
 }

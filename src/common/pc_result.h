@@ -8,7 +8,9 @@
 
 #include "pc_error.h"
 
-enum pc_status { PC_STATUS_PASS, PC_STATUS_FAIL, PC_STATUS_SKIPPED, PC_STATUS_ERROR };
+/* CRASHED and TIMEOUT only for plugins, whose code runs in a worker process. */
+enum pc_status { PC_STATUS_PASS, PC_STATUS_FAIL, PC_STATUS_SKIPPED, PC_STATUS_ERROR,
+                 PC_STATUS_CRASHED, PC_STATUS_TIMEOUT };
 
 enum pc_value_kind { PC_VALUE_NUM, PC_VALUE_INT, PC_VALUE_BOOL, PC_VALUE_STR };
 
