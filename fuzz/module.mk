@@ -29,7 +29,8 @@ FUZZ_MAX_LEN ?= 65536
 FUZZ_MAX_LEN_sa ?= 512
 FUZZ_MAX_LEN_dag ?= 16384
 FUZZ_MAX_LEN_stg ?= 16384
-export FUZZ_MAX_LEN_sa FUZZ_MAX_LEN_dag FUZZ_MAX_LEN_stg
+FUZZ_MAX_LEN_schedule ?= 16384
+export FUZZ_MAX_LEN_sa FUZZ_MAX_LEN_dag FUZZ_MAX_LEN_stg FUZZ_MAX_LEN_schedule
 
 # Fuzz builds have no CUDA, OpenCL or MPI: the targets exercise host code.
 FUZZ_DEFS := $(filter-out -DPC_HAVE_CUDA=% -DPC_HAVE_OPENCL=% -DPC_HAVE_MPI=%,$(DEFS)) \

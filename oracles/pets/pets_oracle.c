@@ -142,10 +142,11 @@ int pets_oracle_solve(const pets_dag *dag, int policy, pets_solution *out, pc_er
             if (policy == PETS_INSERTION) {
                 st = earliest_insert(ivs[p], cnt[p], ready, w);
             } else {
+                /* appended intervals never start before an earlier one
+                 * ends: the last one holds the processor's latest finish */
                 st = ready;
-                for (int32_t j = 0; j < cnt[p]; j++)
-                    if (ivs[p][j].f > st)
-                        st = ivs[p][j].f;
+                if (cnt[p] > 0 && ivs[p][cnt[p] - 1].f > st)
+                    st = ivs[p][cnt[p] - 1].f;
             }
             if (best_p < 0 || st + w < best_f) {
                 best_p = p;

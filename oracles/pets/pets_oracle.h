@@ -13,12 +13,14 @@
  * adjacency lists. out must be allocated for dag->ntasks. */
 int pets_oracle_solve(const pets_dag *dag, int policy, pets_solution *out, pc_error *err);
 
-/* Checks a schedule without any scheduler: each task once on a valid
- * processor, finish = start + cost, precedence with communication costs,
- * no overlap on a processor, makespan = the largest finish and >= the
- * critical-path lower bound (the longest path of minimum costs, no
- * communication), which is stored in *lower_bound. PC_EVERIFY with the
- * first violation in err. */
+/* Checks a solution's schedule without any scheduler: its order is a
+ * permutation of the tasks, then the rules of pets_check.h (each task once
+ * on a valid processor, finish = start + cost, no overlap on a processor -
+ * an empty interval overlaps nothing -, precedence with communication
+ * costs), then makespan = the largest finish and >= the critical-path lower
+ * bound (the longest path of minimum costs, no communication), which is
+ * stored in *lower_bound. PC_EVERIFY with the first violation in err,
+ * PC_ENOMEM. */
 int pets_oracle_validate(const pets_dag *dag, const pets_solution *s, int64_t *lower_bound,
                          pc_error *err);
 

@@ -18,8 +18,12 @@ static void pets_usage(FILE *f)
 {
     fputs("usage: parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append]\n"
           "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
+          "                     [--out-schedule F.csv|F.json]\n"
+          "       parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           "Computes levels, ranks, priority order and the EFT schedule of GRAPH with each\n"
-          "implementation and compares them with the oracle; the schedule is validated.\n",
+          "implementation and compares them with the oracle; the schedule is validated.\n"
+          "--out-schedule writes the schedule of the first implementation that ran (CSV\n"
+          "task,proc,start,finish when F ends in .csv, else JSON), as `pets check` reads it.\n",
           f);
     fputs("implementations:", f);
     for (int i = 0; i < pets_nimpls; i++)
@@ -90,8 +94,19 @@ static void pets_judge(const pets_dag *dag, const pets_solution *ref, const pets
     }
 }
 
+/* Where --out-schedule writes the first schedule that was computed. */
+typedef struct pets_save {
+    const char *path;    /* NULL: nothing to write */
+    const char *graph;
+    int policy;
+    int done;            /* a schedule was written (or the write failed) */
+    int rc;
+    pc_error err;
+} pets_save;
+
 static void pets_run_impl(const pets_impl *im, const pets_dag *dag, const pets_options *o,
-                          const pets_solution *ref, int64_t lb, int reps, pc_result *r, int *unavail)
+                          const pets_solution *ref, int64_t lb, int reps, pc_result *r, int *unavail,
+                          pets_save *save)
 {
     char why[PC_ERROR_MSG_MAX] = "";
     *unavail = 0;
@@ -132,6 +147,11 @@ static void pets_run_impl(const pets_impl *im, const pets_dag *dag, const pets_o
         }
         if (k < 0) {
             pets_judge(dag, ref, &s, lb, r);
+            if (save->path && !save->done) {
+                save->rc = pets_schedule_write(save->path, dag, &s, save->graph, im->name, save->policy,
+                                               &save->err);
+                save->done = 1;
+            }
             continue;
         }
         sec[k] = t.total;
@@ -155,7 +175,7 @@ out:
 
 int cmd_pets(int argc, char **argv)
 {
-    const char *graph = NULL, *impl = "all", *json = NULL;
+    const char *graph = NULL, *impl = "all", *json = NULL, *out_schedule = NULL;
     long long reps = 3, plat = -1, dev = -1;
     int policy = PETS_INSERTION;
     pc_error err;
@@ -181,6 +201,10 @@ int cmd_pets(int argc, char **argv)
         }
         if (!t && (t = pc_cli_take(argc, argv, &i, "--json", &v, &err)) == 1) {
             json = v;
+            continue;
+        }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--out-schedule", &v, &err)) == 1) {
+            out_schedule = v;
             continue;
         }
         if (!t && (t = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) == 1) {
@@ -245,13 +269,14 @@ int cmd_pets(int argc, char **argv)
         goto out;
     }
     int any_unavail = 0;
+    pets_save save = {out_schedule, graph, policy, 0, PC_OK, {0, ""}};
     for (int i = 0; i < pets_nimpls; i++) {
         if (!sel[i])
             continue;
         pc_result *r = &res[nres++];
         pc_result_init(r, pets_impls[i].name);
         int unavail = 0;
-        pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, (int)reps, r, &unavail);
+        pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, (int)reps, r, &unavail, &save);
         if (unavail && expl[i])
             any_unavail = 1;
     }
@@ -276,6 +301,15 @@ int cmd_pets(int argc, char **argv)
     if (!json || strcmp(json, "-") != 0)
         pc_run_print_table(stdout, &run);
     code = pc_run_exit_code(&run) ? CLI_FAILED : any_unavail ? CLI_UNAVAILABLE : CLI_OK;
+    if (out_schedule && save.rc) {
+        fprintf(stderr, "%s\n", save.err.msg);
+        code = CLI_USAGE;
+    } else if (out_schedule && !save.done) {
+        fprintf(stderr, "parcheck pets: --out-schedule %s: no implementation ran, nothing written\n",
+                out_schedule);
+        if (code == CLI_OK)
+            code = CLI_UNAVAILABLE;
+    }
 out:
     pets_solution_free(&ref);
     pets_dag_free(&dag);

@@ -167,6 +167,64 @@ enum pets_policy { PETS_INSERTION = 0, PETS_APPEND = 1 };
  * Ties on EFT go to the lowest processor. */
 int pets_select(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);
 
+/* ---- schedule files (pets_schedule_io.c) ------------------------------ */
+/* A schedule another program wrote, one row per line of the file: task and
+ * processor ids 1-based as in the .dag file, times as exact integers in
+ * units of 10^-decimals of the file's time unit (a file writing 12.5 has
+ * decimals 1 and the row holds 125). The reader checks ids against the
+ * graph; rows may still miss or repeat tasks: the validator judges that. */
+typedef struct pets_schedule {
+    int64_t nrows;
+    int64_t *task;       /* nrows ids in [1, ntasks] */
+    int64_t *proc;       /* nrows ids in [1, nprocs] */
+    int64_t *start;      /* nrows times, |t| <= PETS_SCHED_MAX_TIME */
+    int64_t *finish;
+    int decimals;        /* 0 .. PETS_SCHED_MAX_DECIMALS */
+    int json;            /* 1 when read from JSON, 0 from CSV */
+} pets_schedule;
+
+#define PETS_SCHED_MAX_DECIMALS 9
+#define PETS_SCHED_MAX_TIME (1LL << 62)       /* |time| once scaled to integers */
+#define PETS_SCHED_MAX_BYTES ((size_t)1 << 30)
+
+/* Reads a schedule file for a graph of ntasks tasks on nprocs processors:
+ * JSON when its first non-blank byte is '{' (the form `parcheck pets
+ * --out-schedule F.json` writes), else CSV with the header
+ * "task,proc,start,finish" (blanks around fields, CRLF, '#' comment lines
+ * and blank lines accepted; times are decimals with at most 9 fractional
+ * digits once trailing zeros are dropped, an exponent allowed). At most
+ * 2 * ntasks rows; nothing is allocated before the rows are counted in the
+ * file itself. On success s owns its arrays (pets_schedule_free); on
+ * failure s is empty. Returns 0, PC_EIO (cannot read), PC_EFORMAT (a line
+ * that does not parse, wrong column count, missing header, empty file,
+ * unknown task or processor id), PC_ERANGE (a number out of range, too
+ * many rows, more than 9 decimals), PC_EUNAVAIL (JSON without jansson in
+ * this build), PC_ENOMEM; errors read "path:line: what is wrong". */
+int pets_schedule_read(const char *path, int32_t ntasks, int32_t nprocs, pets_schedule *s,
+                       pc_error *err);
+
+/* The CSV and JSON parsers behind pets_schedule_read, on len bytes of text
+ * (need not be NUL-terminated); path only names errors. Same contract. */
+int pets_schedule_parse_csv(const char *text, size_t len, const char *path, int32_t ntasks,
+                            int32_t nprocs, pets_schedule *s, pc_error *err);
+int pets_schedule_parse_json(const char *text, size_t len, const char *path, int32_t ntasks,
+                             int32_t nprocs, pets_schedule *s, pc_error *err);
+
+/* Releases what s owns and zeroes it (safe on a zeroed schedule). */
+void pets_schedule_free(pets_schedule *s);
+
+/* 1 when this build reads JSON schedules (it has jansson). */
+int pets_schedule_json_available(void);
+
+/* Writes sol's schedule (proc, start, finish of each task; ids written
+ * 1-based, rows by task) to path: CSV "task,proc,start,finish" when path
+ * ends in ".csv", else JSON {"tool":"parcheck","kind":"schedule",
+ * "version","graph","impl","policy","tasks","procs","makespan",
+ * "schedule":[{"task","proc","start","finish"},...]}. graph and impl are
+ * recorded as given. Returns 0 or PC_EIO with err set. */
+int pets_schedule_write(const char *path, const pets_dag *dag, const pets_solution *sol,
+                        const char *graph, const char *impl, int policy, pc_error *err);
+
 /* ---- implementations -------------------------------------------------- */
 typedef struct pets_options {
     int policy;          /* enum pets_policy */
