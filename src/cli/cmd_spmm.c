@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
+#include "pc_npy.h"
 #include "pc_result.h"
 #include "pc_time.h"
 #include "spmm.h"
@@ -20,6 +21,7 @@ typedef struct spmm_opts {
     const char *impl;
     const char *json;
     const char *xkind;
+    const char *out_y;      /* --out-y: the first implementation's Y as .npy */
     long long K, reps, threads, seed;
 } spmm_opts;
 
@@ -50,6 +52,10 @@ static int spmm_parse(int argc, char **argv, spmm_opts *o, pc_error *err)
             if (rc < 0)
                 return rc;
             o->json = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--out-y", &v, err)) != 0) {
+            if (rc < 0)
+                return rc;
+            o->out_y = v;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--x", &v, err)) != 0) {
             if (rc < 0)
                 return rc;
@@ -72,11 +78,12 @@ static int spmm_parse(int argc, char **argv, spmm_opts *o, pc_error *err)
 static void spmm_usage(FILE *f)
 {
     fputs("usage: parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T]\n"
-          "                     [--seed S] [--x real|int|auto] [--json FILE|-]\n"
+          "                     [--seed S] [--x real|int|auto] [--json FILE|-] [--out-y Y.npy]\n"
           "Runs Y = A*X for every selected implementation, checks each against the\n"
           "extended-precision oracle (|y - ref| <= 2 gamma_n (|A||X|), exact for integer\n"
           "inputs) and prints the verdict table or JSON. X is seeded; --x auto uses\n"
-          "integer X for integer and pattern matrices.\n",
+          "integer X for integer and pattern matrices. --out-y writes the Y of the first\n"
+          "implementation that ran ('<f8', C order), e.g. for `parcheck spmm check`.\n",
           f);
 }
 
@@ -84,7 +91,7 @@ static void spmm_usage(FILE *f)
  * must reproduce the checked result bit for bit. */
 static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracle *orc,
                          const double *X, const spmm_opts *o, pc_result *r, int *unavailable,
-                         int explicit_sel)
+                         int explicit_sel, const char **out_y)
 {
     char why[256];
     pc_error err;
@@ -135,6 +142,14 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
     }
     spmm_verdict v;
     spmm_oracle_check(orc, Y, &v);
+    if (*out_y) {
+        int64_t shape[2] = {A->coo->rows, K};
+        if (pc_npy_write(*out_y, PC_DTYPE_F8, 0, 2, shape, Y, &err)) {
+            pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+            goto done;
+        }
+        *out_y = NULL; /* written once, by the first implementation that ran */
+    }
     memcpy(Ycheck, Y, len * sizeof *Y);
     double h2d = 0, d2h = 0;
     for (long long k = 0; k < o->reps; k++) {
@@ -258,10 +273,11 @@ int cmd_spmm(int argc, char **argv)
     spmm_matrix A;
     spmm_matrix_init(&A, &coo);
     int unavailable = 0;
+    const char *out_y = o.out_y;
     for (int k = 0; k < n; k++)
         if (sel[k])
             spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, &results[run.nresults++], &unavailable,
-                         expl[k]);
+                         expl[k], &out_y);
     spmm_matrix_free(&A);
     if (o.json) {
         if (pc_run_save_json(o.json, &run, &err)) {

@@ -11,7 +11,7 @@ static void main_usage(FILE *f)
 {
     fputs("usage:\n"
           "  parcheck list\n"
-          "  parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T] [--seed S] [--json FILE|-]\n"
+          "  parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T] [--seed S] [--out-y Y.npy] [--json FILE|-]\n"
           "  parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] [--json FILE|-] [--out-sa F] [--out-lcp F]\n"
           "  parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append] [--cl-platform P] [--cl-device D] [--out-schedule F.csv|F.json] [--json FILE|-]\n"
           "  parcheck gen matrix --rows M --cols N --nnz Z --shape uniform|banded|powerlaw|denserows --seed S -o F.mtx\n"
@@ -19,7 +19,7 @@ static void main_usage(FILE *f)
           "  parcheck gen dag --tasks V --out-degree B --alpha A --ccr C --eta E --procs P --seed S -o F.dag\n"
           "  parcheck dag import stg|wfcommons|dax FILE --procs P [--eta E] [--seed S] -o F.dag\n"
           "  parcheck gen x --rows N --k K --seed S [--x real|int] -o X.npy|X.mtx\n"
-          "  parcheck spmm check MATRIX.mtx --y Y [--x X | --k K --seed S] [--json FILE|-]\n"
+          "  parcheck spmm check MATRIX.mtx --y Y [--x X | --seed S [--k K] [--x-kind real|int]] [--threads T] [--name N] [--json FILE|-]\n"
           "  parcheck sa check TEXT --sa F [--lcp F] [--width 32|64] [--json FILE|-]\n"
           "  parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           "  parcheck bench stream|spmm ...   timing sweeps as CSV (make bench)\n"

@@ -1,0 +1,927 @@
+/* The SpMM checker (spmm_check) on results written elsewhere: correct Ys in
+ * every layout pass, planted wrong Ys fail where they are wrong, verdicts
+ * equal the double-double oracle's on random cases (Ys right at the bound
+ * included), and the dense reader refuses bad files before allocating. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm_dense.h"
+#include "pc_alloc.h"
+#include "pc_npy.h"
+#include "pc_rng.h"
+#include "pc_test.h"
+#include "spmm.h"
+#include "spmm/spmm_check.h"
+#include "spmm/spmm_check_priv.h"
+#include "spmm/spmm_oracle.h"
+#include "spmm_cases.h"
+
+#define TMP "build/test-tmp/spmm-check"
+
+/* A, X, the CSR row pointers the checker reads, and Y from csr-serial. */
+typedef struct fx {
+    mm_coo coo;
+    int64_t *rowptr;
+    double *X, *Y;
+    int K;
+    spmm_check_report rep;
+} fx;
+
+static void fx_from_coo(fx *f, int K, int ints, uint64_t seed)
+{
+    pc_error err;
+    f->K = K;
+    f->rowptr = pc_calloc((size_t)f->coo.rows + 1, sizeof *f->rowptr);
+    ck_assert_ptr_nonnull(f->rowptr);
+    for (int64_t e = 0; e < f->coo.nnz; e++)
+        f->rowptr[f->coo.row[e] + 1]++;
+    for (int32_t i = 0; i < f->coo.rows; i++)
+        f->rowptr[i + 1] += f->rowptr[i];
+    ck_assert_int_eq(spmm_make_x(f->coo.cols, K, seed, ints, &f->X, &err), 0);
+    spmm_csr csr;
+    ck_assert_int_eq(spmm_csr_from_coo(&f->coo, &csr, 1, &err), 0);
+    size_t len = (size_t)f->coo.rows * K;
+    f->Y = pc_malloc_array(len ? len : 1, sizeof *f->Y);
+    spmm_csr_serial(&csr, f->X, K, f->Y);
+    spmm_csr_free(&csr);
+}
+
+static void fx_random(fx *f, uint64_t id, int ints, int K)
+{
+    memset(f, 0, sizeof *f);
+    ck_assert_int_eq(spmm_case_random(id, ints, &f->coo), 0);
+    fx_from_coo(f, K, ints, id);
+}
+
+static void fx_free(fx *f)
+{
+    mm_coo_free(&f->coo);
+    pc_free(f->rowptr);
+    pc_free(f->X);
+    pc_free(f->Y);
+}
+
+/* The first random case from id on with a row of at least 2 entries. */
+static void fx_random_filled(fx *f, uint64_t id, int K)
+{
+    for (;; id++) {
+        fx_random(f, id, 0, K);
+        int64_t longest = 0;
+        for (int32_t i = 0; i < f->coo.rows; i++)
+            if (f->rowptr[i + 1] - f->rowptr[i] > longest)
+                longest = f->rowptr[i + 1] - f->rowptr[i];
+        if (longest >= 2)
+            return;
+        fx_free(f);
+    }
+}
+
+static void fx_triplets(fx *f, int32_t m, int32_t n, int64_t nnz, const int32_t *ri,
+                        const int32_t *ci, const double *v, const double *X, int K)
+{
+    memset(f, 0, sizeof *f);
+    ck_assert_int_eq(spmm_case_from(m, n, nnz, ri, ci, v, &f->coo), 0);
+    fx_from_coo(f, K, 0, 1);
+    if (X) {
+        memcpy(f->X, X, (size_t)n * K * sizeof *X);
+        for (int32_t i = 0; i < m; i++) /* Y again from the given X, naively */
+            for (int k = 0; k < K; k++) {
+                double s = 0.0;
+                for (int64_t p = f->rowptr[i]; p < f->rowptr[i + 1]; p++)
+                    s += f->coo.val[p] * X[(size_t)f->coo.col[p] * K + k];
+                f->Y[(size_t)i * K + k] = s;
+            }
+    }
+}
+
+static spmm_check_csr fx_csr(const fx *f)
+{
+    return (spmm_check_csr){f->coo.rows, f->coo.cols, f->rowptr, f->coo.col, f->coo.val};
+}
+
+/* Checks Y against A and X (NULL: f->X, row-major) into f->rep; returns
+ * whether it passed. */
+static int fx_check_desc(fx *f, const spmm_check_dense *X, const spmm_check_dense *Y,
+                         int precision, int threads)
+{
+    spmm_check_csr A = fx_csr(f);
+    spmm_check_dense Xf = {f->X, SPMM_CHECK_F64, SPMM_CHECK_ROW_MAJOR, f->K};
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = spmm_check(&A, X ? X : &Xf, Y, f->K, precision, threads, &f->rep, &err);
+    ck_assert_msg(rc == 0, "spmm_check: %s", err.msg);
+    return f->rep.pass;
+}
+
+/* Checks Y (f64) of the given layout and leading dimension at fp64. */
+static int fx_check_y(fx *f, const double *Y, int layout, int64_t ld, int threads)
+{
+    spmm_check_dense Yd = {Y, SPMM_CHECK_F64, layout, ld};
+    return fx_check_desc(f, NULL, &Yd, SPMM_CHECK_FP64, threads);
+}
+
+/* Checks a row-major float Y at the given precision. */
+static int fx_check_f32(fx *f, const float *Y, int precision)
+{
+    spmm_check_dense Yd = {Y, SPMM_CHECK_F32, SPMM_CHECK_ROW_MAJOR, f->K};
+    return fx_check_desc(f, NULL, &Yd, precision, 2);
+}
+
+static int fx_check(fx *f, int threads)
+{
+    return fx_check_y(f, f->Y, SPMM_CHECK_ROW_MAJOR, f->K, threads);
+}
+
+/* The oracle's reference and T = 2 b of entry s. */
+static double oracle_ref(const spmm_oracle *o, size_t s)
+{
+    return o->hi[s] + o->lo[s];
+}
+
+static double oracle_T(const spmm_oracle *o, size_t s)
+{
+    double nu = o->nrow[s / o->K] * 0x1p-53;
+    return 2.0 * (nu / (1.0 - nu)) * o->absax[s];
+}
+
+/* A row with at least min entries (the middle one), or -1. */
+static int32_t fx_row_with(const fx *f, int64_t min)
+{
+    for (int32_t d = 0; d < f->coo.rows; d++) {
+        int32_t i = (f->coo.rows / 2 + d) % f->coo.rows;
+        if (f->rowptr[i + 1] - f->rowptr[i] >= min)
+            return i;
+    }
+    return -1;
+}
+
+/* ---- correct results pass ------------------------------------------------ */
+
+START_TEST(test_correct_y_passes)
+{
+    fx f;
+    fx_random(&f, 4, 0, 5);
+    ck_assert_msg(fx_check(&f, 2), "%s", f.rep.why);
+    ck_assert_int_eq(f.rep.checked, (int64_t)f.coo.rows * 5);
+    ck_assert(f.rep.unit_roundoff == 0x1.0p-53);
+    ck_assert(f.rep.max_err_over_bound <= 1.0 && f.rep.mean_rel_err <= f.rep.max_rel_err);
+    ck_assert(!f.rep.exact && f.rep.rows[0] == '\0' && f.rep.why[0] == '\0');
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_fortran_order_and_strided_y_pass)
+{
+    fx f;
+    fx_random(&f, 5, 0, 7);
+    int32_t m = f.coo.rows;
+    double *F = pc_malloc_array((size_t)m * 7, sizeof *F), *S = pc_malloc_array((size_t)m * 10, sizeof *S);
+    for (int32_t i = 0; i < m; i++)
+        for (int k = 0; k < 7; k++)
+            F[i + (size_t)k * m] = S[(size_t)i * 10 + k] = f.Y[(size_t)i * 7 + k];
+    ck_assert(fx_check(&f, 1));
+    double rel = f.rep.max_rel_err;
+    ck_assert_msg(fx_check_y(&f, F, SPMM_CHECK_COL_MAJOR, m, 1), "%s", f.rep.why);
+    ck_assert(f.rep.max_rel_err == rel);
+    ck_assert_msg(fx_check_y(&f, S, SPMM_CHECK_ROW_MAJOR, 10, 1), "%s", f.rep.why);
+    pc_free(F);
+    pc_free(S);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_column_major_x_agrees)
+{
+    fx f;
+    fx_random(&f, 8, 0, 3);
+    int32_t n = f.coo.cols;
+    double *Xc = pc_malloc_array((size_t)n * 3, sizeof *Xc);
+    for (int32_t j = 0; j < n; j++)
+        for (int k = 0; k < 3; k++)
+            Xc[j + (size_t)k * n] = f.X[(size_t)j * 3 + k];
+    ck_assert(fx_check(&f, 1));
+    double rel = f.rep.max_rel_err;
+    spmm_check_dense X = {Xc, SPMM_CHECK_F64, SPMM_CHECK_COL_MAJOR, n};
+    spmm_check_dense Y = {f.Y, SPMM_CHECK_F64, SPMM_CHECK_ROW_MAJOR, 3};
+    ck_assert(fx_check_desc(&f, &X, &Y, SPMM_CHECK_FP64, 1) && f.rep.max_rel_err == rel);
+    pc_free(Xc);
+    fx_free(&f);
+}
+END_TEST
+
+/* Y computed in float arithmetic from float A and X. */
+static float *float_y(const fx *f)
+{
+    float *Y = pc_malloc_array((size_t)f->coo.rows * f->K, sizeof *Y);
+    for (int32_t i = 0; i < f->coo.rows; i++)
+        for (int k = 0; k < f->K; k++) {
+            float s = 0.0f;
+            for (int64_t p = f->rowptr[i]; p < f->rowptr[i + 1]; p++)
+                s += (float)f->coo.val[p] * (float)f->X[(size_t)f->coo.col[p] * f->K + k];
+            Y[(size_t)i * f->K + k] = s;
+        }
+    return Y;
+}
+
+START_TEST(test_float_result_judged_in_fp32)
+{
+    fx f;
+    fx_random(&f, 10, 0, 4);
+    float *Y = float_y(&f);
+    ck_assert_msg(fx_check_f32(&f, Y, SPMM_CHECK_FP32), "%s", f.rep.why);
+    ck_assert(f.rep.unit_roundoff == 0x1.0p-24 && f.rep.precision == SPMM_CHECK_FP32);
+    /* the same float result is far from double accuracy */
+    ck_assert(!fx_check_f32(&f, Y, SPMM_CHECK_FP64) && f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND);
+    pc_free(Y);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_fp32_rounds_a_and_x_first)
+{
+    /* 1 + 2^-30 is 1 in float: the fp32 reference is exactly 1 */
+    static const int32_t ri[] = {0}, ci[] = {0};
+    static const double v[] = {1.0 + 0x1p-30}, x[] = {1.0};
+    fx f;
+    fx_triplets(&f, 1, 1, 1, ri, ci, v, x, 1);
+    float y = 1.0f;
+    ck_assert(fx_check_f32(&f, &y, SPMM_CHECK_FP32) && f.rep.max_rel_err == 0.0);
+    ck_assert(!fx_check_f32(&f, &y, SPMM_CHECK_FP64) && f.rep.fail[0].expected == 1.0 + 0x1p-30);
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- planted wrong results fail where they are wrong ------------------- */
+
+START_TEST(test_skipped_row_located)
+{
+    fx f;
+    fx_random(&f, 4, 0, 5);
+    int32_t r = fx_row_with(&f, 2);
+    ck_assert_int_ge(r, 0);
+    memset(&f.Y[(size_t)r * 5], 0, 5 * sizeof(double));
+    ck_assert(!fx_check(&f, 2));
+    ck_assert_int_eq(f.rep.fail[0].row, r);
+    ck_assert_int_eq(f.rep.fail[0].col, 0);
+    ck_assert_int_eq(f.rep.bad_rows, 1);
+    char want[96];
+    snprintf(want, sizeof want, "row %d wrong; all other rows within bound", r + 1);
+    ck_assert_str_eq(f.rep.rows, want);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_shifted_column_located)
+{
+    fx f;
+    fx_random_filled(&f, 13, 4);
+    for (int32_t i = 0; i < f.coo.rows; i++)
+        for (int k = 0; k + 1 < 4; k++)
+            f.Y[(size_t)i * 4 + k] = f.Y[(size_t)i * 4 + k + 1];
+    ck_assert(!fx_check(&f, 2));
+    int32_t first = 0;
+    while (f.rowptr[first + 1] == f.rowptr[first])
+        first++;
+    ck_assert_int_eq(f.rep.fail[0].row, first);
+    ck_assert_int_eq(f.rep.fail[0].col, 0);
+    for (int w = 0; w < f.rep.nfail; w++)
+        ck_assert_int_lt(f.rep.fail[w].col, 3); /* the last column is right */
+    ck_assert(strstr(f.rep.why, "past the bound") != NULL);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_entry_off_by_four_bounds)
+{
+    fx f;
+    fx_random(&f, 4, 0, 5);
+    spmm_oracle orc;
+    ck_assert_int_eq(spmm_oracle_compute(&f.coo, f.X, 5, &orc, NULL), 0);
+    int32_t r = fx_row_with(&f, 3);
+    size_t s = (size_t)r * 5 + 2;
+    f.Y[s] = oracle_ref(&orc, s) + 4.0 * oracle_T(&orc, s);
+    ck_assert(!fx_check(&f, 2));
+    ck_assert_int_eq(f.rep.bad, 1);
+    ck_assert(f.rep.fail[0].row == r && f.rep.fail[0].col == 2);
+    ck_assert(f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND);
+    ck_assert_msg(f.rep.max_err_over_bound > 7.9 && f.rep.max_err_over_bound < 8.1, "%g",
+                  f.rep.max_err_over_bound);
+    ck_assert(fabs(f.rep.fail[0].bound - oracle_T(&orc, s)) <= 1e-12 * oracle_T(&orc, s));
+    spmm_oracle_free(&orc);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_race_row_holds_half_its_sum)
+{
+    fx f;
+    fx_random(&f, 6, 0, 3);
+    int32_t r = fx_row_with(&f, 6);
+    ck_assert_int_ge(r, 0);
+    int64_t p0 = f.rowptr[r], half = p0 + (f.rowptr[r + 1] - p0) / 2;
+    for (int k = 0; k < 3; k++) {
+        double s = 0.0;
+        for (int64_t p = p0; p < half; p++)
+            s += f.coo.val[p] * f.X[(size_t)f.coo.col[p] * 3 + k];
+        f.Y[(size_t)r * 3 + k] = s;
+    }
+    ck_assert(!fx_check(&f, 2));
+    ck_assert_int_eq(f.rep.bad_rows, 1);
+    ck_assert_int_eq(f.rep.fail[0].row, r);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_nan_and_inf_fail_where_reference_finite)
+{
+    fx f;
+    fx_random(&f, 9, 0, 5);
+    int32_t r = fx_row_with(&f, 1);
+    f.Y[(size_t)r * 5 + 1] = NAN;
+    f.Y[(size_t)r * 5 + 3] = -INFINITY;
+    ck_assert(!fx_check(&f, 1));
+    ck_assert_int_eq(f.rep.bad, 2);
+    ck_assert(f.rep.fail[0].reason == SPMM_CHECK_NOT_FINITE && f.rep.fail[0].col == 1);
+    ck_assert(f.rep.fail[1].reason == SPMM_CHECK_NOT_FINITE && f.rep.fail[1].col == 3);
+    ck_assert(strstr(f.rep.why, "is not finite") != NULL);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_poison_means_never_written)
+{
+    fx f;
+    fx_random(&f, 9, 0, 2);
+    spmm_check_poison(&f.Y[3], SPMM_CHECK_F64, 1);
+    ck_assert(!fx_check(&f, 1));
+    ck_assert(f.rep.bad == 1 && f.rep.fail[0].reason == SPMM_CHECK_NEVER_WRITTEN);
+    ck_assert(strstr(f.rep.why, "never written") != NULL);
+    float *Y = float_y(&f);
+    spmm_check_poison(&Y[0], SPMM_CHECK_F32, 1);
+    ck_assert(!fx_check_f32(&f, Y, SPMM_CHECK_FP32));
+    ck_assert(f.rep.bad == 1 && f.rep.fail[0].reason == SPMM_CHECK_NEVER_WRITTEN);
+    pc_free(Y);
+    fx_free(&f);
+}
+END_TEST
+
+/* A 5000 x 3 matrix, 2 entries a row, with the given 1-based rows wrong. */
+static void rows_case(fx *f, const int32_t *bad, int nbad)
+{
+    enum { M = 5000 };
+    int32_t *ri = malloc(2 * M * sizeof *ri), *ci = malloc(2 * M * sizeof *ci);
+    double *v = malloc(2 * M * sizeof *v);
+    ck_assert(ri && ci && v);
+    for (int32_t e = 0; e < 2 * M; e++) {
+        ri[e] = e / 2;
+        ci[e] = e % 3;
+        v[e] = 1.0 + e % 5;
+    }
+    fx_triplets(f, M, 3, 2 * M, ri, ci, v, NULL, 2);
+    for (int b = 0; b < nbad; b++)
+        f->Y[(size_t)(bad[b] - 1) * 2 + 1] += 1.0;
+    free(ri);
+    free(ci);
+    free(v);
+}
+
+START_TEST(test_rows_summary_merges_ranges)
+{
+    int32_t bad[1 + 80];
+    bad[0] = 18;
+    for (int r = 0; r < 80; r++)
+        bad[1 + r] = 4021 + r;
+    fx f;
+    rows_case(&f, bad, 81);
+    ck_assert(!fx_check(&f, 2));
+    ck_assert_str_eq(f.rep.rows, "rows 18, 4021-4100 wrong; all other rows within bound");
+    ck_assert_int_eq(f.rep.bad_rows, 81);
+    ck_assert_int_eq(f.rep.nfail, SPMM_CHECK_FAIL_MAX);
+    ck_assert(f.rep.fail[0].row == 17 && f.rep.fail[1].row == 4020 && f.rep.fail[9].row == 4028);
+    fx_free(&f);
+    int32_t many[12] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 18, 19, 4999};
+    rows_case(&f, many, 12);
+    ck_assert(!fx_check(&f, 1));
+    ck_assert_str_eq(f.rep.rows,
+                     "rows 1, 3, 5, 7, 9, 11, 13, 15 and 4 more rows wrong; all other rows within bound");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- irregular shapes ------------------------------------------------------ */
+
+START_TEST(test_empty_rows_and_degenerate_shapes)
+{
+    /* 0 x 0 */
+    fx f;
+    fx_triplets(&f, 0, 0, 0, NULL, NULL, NULL, NULL, 3);
+    ck_assert(fx_check(&f, 2) && f.rep.checked == 0);
+    fx_free(&f);
+    /* 3 x 0: every row empty, Y must be 0 */
+    fx_triplets(&f, 3, 0, 0, NULL, NULL, NULL, NULL, 2);
+    memset(f.Y, 0, 6 * sizeof(double));
+    f.Y[1] = -0.0;
+    ck_assert(fx_check(&f, 1));
+    f.Y[4] = 1e-300;
+    ck_assert(!fx_check(&f, 1) && f.rep.fail[0].row == 2 && f.rep.fail[0].col == 0);
+    fx_free(&f);
+    /* one dense row among empty ones, n = 1 column */
+    static const int32_t ri[] = {1, 1}, ci[] = {0, 1};
+    static const double v[] = {2.0, -3.0};
+    fx_triplets(&f, 4, 2, 2, ri, ci, v, NULL, 1);
+    ck_assert_msg(fx_check(&f, 1), "%s", f.rep.why);
+    ck_assert_int_eq(f.rep.slow_undecided + f.rep.slow_special, 0);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_every_k_tail_checked)
+{
+    static const int ks[] = {1, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17};
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        fx f;
+        fx_random_filled(&f, 3 + t, ks[t]);
+        ck_assert_msg(fx_check(&f, 1), "K=%d: %s", ks[t], f.rep.why);
+        int32_t r = fx_row_with(&f, 1);
+        f.Y[(size_t)r * ks[t] + ks[t] - 1] *= 1.5;
+        ck_assert_msg(!fx_check(&f, 1), "K=%d: a wrong last column passed", ks[t]);
+        ck_assert(f.rep.fail[0].row == r && f.rep.fail[0].col == ks[t] - 1);
+        fx_free(&f);
+    }
+}
+END_TEST
+
+/* ---- rigour: equal to the oracle, exact at the boundary ------------------ */
+
+static int close_rel(double a, double b)
+{
+    if (a == b)
+        return 1;
+    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
+}
+
+/* Compares spmm_check with spmm_oracle_check on Y. */
+static void agree_with_oracle(fx *f, const spmm_oracle *orc, const double *Y, const char *what)
+{
+    spmm_verdict v;
+    spmm_oracle_check(orc, Y, &v);
+    fx_check_y(f, Y, SPMM_CHECK_ROW_MAJOR, f->K, 2);
+    ck_assert_msg(f->rep.pass == v.pass && f->rep.bad == v.bad,
+                  "%s: checker pass %d bad %lld (%s), oracle pass %d bad %lld (%s)", what,
+                  f->rep.pass, (long long)f->rep.bad, f->rep.why, v.pass, (long long)v.bad, v.why);
+    ck_assert(f->rep.exact == orc->exact);
+    ck_assert_msg(close_rel(f->rep.max_rel_err, v.max_rel_err) &&
+                      close_rel(f->rep.mean_rel_err, v.mean_rel_err) &&
+                      close_rel(f->rep.max_err_over_bound, v.max_err_over_bound),
+                  "%s: metrics %.17g %.17g %.17g vs oracle %.17g %.17g %.17g", what,
+                  f->rep.max_rel_err, f->rep.mean_rel_err, f->rep.max_err_over_bound,
+                  v.max_rel_err, v.mean_rel_err, v.max_err_over_bound);
+}
+
+START_TEST(test_verdicts_equal_oracle_on_random_cases)
+{
+    int ints = _i % 4 == 3;
+    fx f;
+    fx_random(&f, 100 + (uint64_t)_i, ints, spmm_case_k((uint64_t)_i));
+    spmm_oracle orc;
+    ck_assert_int_eq(spmm_oracle_compute(&f.coo, f.X, f.K, &orc, NULL), 0);
+    size_t len = (size_t)f.coo.rows * f.K;
+    double *Y = pc_malloc_array(len ? len : 1, sizeof *Y);
+    agree_with_oracle(&f, &orc, f.Y, "csr-serial");
+    /* every entry at ref + f T for f around the bound, and a few scattered */
+    static const double factor[] = {0.95, -0.95, 1.0, -1.0, 1.05, -1.05, 0.5, 4.0};
+    pc_rng rng;
+    pc_rng_seed(&rng, (uint64_t)_i);
+    for (size_t t = 0; t < sizeof factor / sizeof factor[0]; t++) {
+        for (size_t s = 0; s < len; s++)
+            Y[s] = oracle_ref(&orc, s) + factor[t] * oracle_T(&orc, s);
+        char what[64];
+        snprintf(what, sizeof what, "all at %+.2f T", factor[t]);
+        agree_with_oracle(&f, &orc, Y, what);
+        memcpy(Y, f.Y, len * sizeof *Y);
+        for (int j = 0; j < 5 && len > 0; j++) {
+            size_t s = pc_rng_below(&rng, len);
+            Y[s] = oracle_ref(&orc, s) + factor[t] * oracle_T(&orc, s);
+        }
+        snprintf(what, sizeof what, "5 entries at %+.2f T", factor[t]);
+        agree_with_oracle(&f, &orc, Y, what);
+    }
+    pc_free(Y);
+    spmm_oracle_free(&orc);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_exact_judge_equals_oracle_on_random_cases)
+{
+    /* every entry through the exact judge: same verdicts and metrics, and
+     * the exactly rounded reference within an ulp of the double-double's */
+    fx f;
+    fx_random(&f, 300 + (uint64_t)_i, _i % 4 == 3, spmm_case_k((uint64_t)_i));
+    spmm_oracle orc;
+    ck_assert_int_eq(spmm_oracle_compute(&f.coo, f.X, f.K, &orc, NULL), 0);
+    size_t len = (size_t)f.coo.rows * f.K;
+    double *Y = pc_malloc_array(len ? len : 1, sizeof *Y);
+    chk_test_hooks(1, 1);
+    agree_with_oracle(&f, &orc, f.Y, "csr-serial, exact judge");
+    ck_assert_int_eq(f.rep.slow_special, (int64_t)len);
+    for (size_t s = 0; s < len; s++)
+        Y[s] = oracle_ref(&orc, s) + (s % 2 ? 4.0 : -4.0) * oracle_T(&orc, s);
+    agree_with_oracle(&f, &orc, Y, "all at 4 T, exact judge");
+    chk_test_hooks(1, 0);
+    for (int w = 0; w < f.rep.nfail; w++) {
+        size_t s = (size_t)f.rep.fail[w].row * f.K + f.rep.fail[w].col;
+        double ref = oracle_ref(&orc, s);
+        ck_assert_msg(fabs(f.rep.fail[w].expected - ref) <= 0x1p-52 * fabs(ref), "%.17g vs %.17g",
+                      f.rep.fail[w].expected, ref);
+    }
+    pc_free(Y);
+    spmm_oracle_free(&orc);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_boundary_decided_exactly)
+{
+    /* S = 0.5, b = gamma_1 / 2 = 2^-54 (1 + 2^-52): T = 2^-53 (1 + 2^-52). */
+    static const int32_t ri[] = {0}, ci[] = {0};
+    static const double v[] = {0.5}, x[] = {1.0};
+    fx f;
+    fx_triplets(&f, 1, 1, 1, ri, ci, v, x, 1);
+    f.Y[0] = 0.5 + 0x1p-53; /* |y - S| = 2^-53 <= T, closer than the pass can tell */
+    ck_assert_msg(fx_check(&f, 1), "%s", f.rep.why);
+    ck_assert(!f.rep.exact && f.rep.slow_undecided == 1);
+    f.Y[0] = 0.5 - 0x1p-54; /* 2^-54: decided without the exact judge */
+    ck_assert(fx_check(&f, 1) && f.rep.slow_undecided == 0);
+    f.Y[0] = 0.5 + 0x1p-52;
+    ck_assert(!fx_check(&f, 1) && f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND);
+    ck_assert(f.rep.slow_undecided == 0 && f.rep.fail[0].bound == 0x1p-53 * (1.0 + 0x1p-52));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_reference_is_the_exact_sum)
+{
+    /* 1e16 + 1 - 1e16 = 1, which plain double summation loses */
+    static const int32_t ri[] = {0, 0, 0}, ci[] = {0, 1, 2};
+    static const double v[] = {1e16, 1.0, -1e16}, x[] = {1.0, 1.0, 1.0};
+    fx f;
+    fx_triplets(&f, 1, 3, 3, ri, ci, v, x, 1);
+    f.Y[0] = 1.0;
+    ck_assert(fx_check(&f, 1) && f.rep.max_rel_err == 0.0 && !f.rep.exact);
+    f.Y[0] = 0.0; /* within 2 gamma_3 (2e16 + 1) */
+    ck_assert(fx_check(&f, 1) && f.rep.max_rel_err == 1.0);
+    f.Y[0] = 25.0;
+    ck_assert(!fx_check(&f, 1) && f.rep.fail[0].expected == 1.0);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_integer_inputs_demand_exact)
+{
+    fx f;
+    fx_random(&f, 6, 1, 5);
+    ck_assert(fx_check(&f, 2) && f.rep.exact && f.rep.max_rel_err == 0.0);
+    int32_t r = fx_row_with(&f, 1);
+    size_t s = (size_t)r * 5 + 1;
+    f.Y[s] = nextafter(f.Y[s], INFINITY);
+    ck_assert(!fx_check(&f, 2) && f.rep.fail[0].reason == SPMM_CHECK_NOT_EXACT);
+    ck_assert(strstr(f.rep.why, "integer inputs") != NULL);
+    ck_assert(strstr(f.rep.rows, "all other rows exact") != NULL);
+    fx_free(&f);
+    /* integers whose sums pass 2^53: judged by the bound instead */
+    static const int32_t ri[] = {0, 0}, ci[] = {0, 1};
+    static const double v[] = {0x1p40, 0x1p40}, x[] = {0x1p14 + 1, 0x1p14 - 3};
+    fx_triplets(&f, 1, 2, 2, ri, ci, v, x, 1);
+    ck_assert(fx_check(&f, 1) && !f.rep.exact);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_nonfinite_products_must_be_reproduced)
+{
+    static const int32_t ri[] = {0, 1, 1}, ci[] = {0, 0, 1};
+    static const double v[] = {INFINITY, INFINITY, 1.0}, x[] = {1.0, -1.0};
+    fx f;
+    fx_triplets(&f, 2, 2, 3, ri, ci, v, x, 1); /* row 0: inf; row 1: inf*1 + 1*-1 = inf */
+    f.Y[0] = INFINITY;
+    f.Y[1] = INFINITY;
+    ck_assert_msg(fx_check(&f, 1), "%s", f.rep.why);
+    ck_assert_int_eq(f.rep.slow_special, 2);
+    f.Y[1] = -1e308;
+    ck_assert(!fx_check(&f, 1) && f.rep.fail[0].reason == SPMM_CHECK_NOT_REPRODUCED);
+    fx_free(&f);
+    static const double w[] = {INFINITY, -INFINITY}, ones[] = {1.0, 1.0};
+    static const int32_t r0[] = {0, 0}, c01[] = {0, 1};
+    fx_triplets(&f, 1, 2, 2, r0, c01, w, ones, 1); /* inf - inf: NaN */
+    f.Y[0] = -NAN;
+    ck_assert(fx_check(&f, 1));
+    f.Y[0] = 0.0;
+    ck_assert(!fx_check(&f, 1) && isnan(f.rep.fail[0].expected));
+    fx_free(&f);
+}
+END_TEST
+
+static int same_report(const spmm_check_report *a, const spmm_check_report *b)
+{
+    if (a->pass != b->pass || a->bad != b->bad || a->bad_rows != b->bad_rows ||
+        a->max_rel_err != b->max_rel_err || a->max_err_over_bound != b->max_err_over_bound ||
+        a->slow_undecided != b->slow_undecided || a->nfail != b->nfail ||
+        strcmp(a->why, b->why) || strcmp(a->rows, b->rows))
+        return 0;
+    for (int k = 0; k < a->nfail; k++)
+        if (a->fail[k].row != b->fail[k].row || a->fail[k].col != b->fail[k].col ||
+            a->fail[k].expected != b->fail[k].expected)
+            return 0;
+    return 1;
+}
+
+START_TEST(test_threads_and_portable_path_give_same_report)
+{
+    int32_t bad[] = {7, 900, 901, 4500};
+    fx f;
+    rows_case(&f, bad, 4);
+    fx_check(&f, 1);
+    spmm_check_report one = f.rep;
+    fx_check(&f, 2);
+    ck_assert(same_report(&one, &f.rep));
+    chk_test_hooks(0, 0);
+    fx_check(&f, 2);
+    chk_test_hooks(1, 0);
+    ck_assert(same_report(&one, &f.rep));
+    ck_assert(one.mean_rel_err == f.rep.mean_rel_err && one.bad == 4);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_bad_arguments_refused)
+{
+    fx f;
+    fx_random(&f, 4, 0, 2);
+    spmm_check_csr A = fx_csr(&f);
+    spmm_check_dense X = {f.X, SPMM_CHECK_F64, SPMM_CHECK_ROW_MAJOR, 2};
+    spmm_check_dense Y = {f.Y, SPMM_CHECK_F64, SPMM_CHECK_ROW_MAJOR, 2};
+    spmm_check_report rep;
+    pc_error err;
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 0, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    Y.ld = 1;
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert(strstr(err.msg, "leading dimension") != NULL);
+    Y.ld = 2;
+    int32_t r = fx_row_with(&f, 1), saved = f.coo.col[f.rowptr[r]];
+    f.coo.col[f.rowptr[r]] = f.coo.cols;
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert(strstr(err.msg, "column index") != NULL);
+    f.coo.col[f.rowptr[r]] = saved;
+    f.rowptr[1] = f.rowptr[2] + 1;
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert(strstr(err.msg, "rowptr") != NULL);
+    fx_free(&f);
+}
+END_TEST
+
+/* The checker with an X copy (column-major X, fp32) under failing allocations. */
+typedef struct alloc_ctx {
+    fx f;
+    double *Xc;
+} alloc_ctx;
+
+static int check_op(void *p)
+{
+    alloc_ctx *c = p;
+    spmm_check_csr A = fx_csr(&c->f);
+    spmm_check_dense X = {c->Xc, SPMM_CHECK_F64, SPMM_CHECK_COL_MAJOR, c->f.coo.cols};
+    spmm_check_dense Y = {c->f.Y, SPMM_CHECK_F64, SPMM_CHECK_ROW_MAJOR, c->f.K};
+    return spmm_check(&A, &X, &Y, c->f.K, SPMM_CHECK_FP32, 2, &c->f.rep, NULL);
+}
+
+static void check_cleanup(void *p) { (void)p; }
+
+START_TEST(test_check_allocation_failures)
+{
+    alloc_ctx c;
+    fx_random(&c.f, 12, 0, 3);
+    c.Xc = pc_malloc_array((size_t)c.f.coo.cols * 3, sizeof *c.Xc);
+    for (int32_t j = 0; j < c.f.coo.cols; j++)
+        for (int k = 0; k < 3; k++)
+            c.Xc[j + (size_t)k * c.f.coo.cols] = c.f.X[(size_t)j * 3 + k];
+    ck_assert_int_ge(pc_test_alloc_loop(check_op, check_cleanup, &c, 50), 2);
+    pc_free(c.Xc);
+    fx_free(&c.f);
+}
+END_TEST
+
+/* ---- the dense reader ---------------------------------------------------- */
+
+static const char *tmp_path(const char *name)
+{
+    static char path[256];
+    ck_assert_int_eq(system("mkdir -p " TMP), 0);
+    snprintf(path, sizeof path, TMP "/%s", name);
+    return path;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Reads path with the wanted shape; returns the code, message in err. */
+static int dense_read(const char *path, int64_t rows, int64_t cols, int allow_f4, mm_dense *d,
+                      pc_error *err)
+{
+    mm_dense_want w = {rows, cols, allow_f4, "Y", "A has 3 rows and K = 2"};
+    pc_error_clear(err);
+    return mm_dense_read_file(path, &w, d, err);
+}
+
+START_TEST(test_dense_npy_layouts_read)
+{
+    static const double v[6] = {1, 2, 3, 4, 5, 6};
+    static const float f4[6] = {1, 2, 3, 4, 5, 6};
+    int64_t shape[2] = {3, 2};
+    const char *p = tmp_path("c.npy");
+    pc_error err;
+    mm_dense d;
+    ck_assert_int_eq(pc_npy_write(p, PC_DTYPE_F8, 0, 2, shape, v, &err), 0);
+    ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), 0);
+    ck_assert(d.rows == 3 && d.cols == 2 && !d.col_major && d.from_npy && d.dtype == PC_DTYPE_F8);
+    ck_assert(memcmp(d.data, v, sizeof v) == 0);
+    mm_dense_free(&d);
+    ck_assert_int_eq(pc_npy_write(p, PC_DTYPE_F8, 1, 2, shape, v, &err), 0);
+    ck_assert_int_eq(dense_read(p, 3, -1, 0, &d, &err), 0);
+    ck_assert(d.col_major && d.cols == 2);
+    mm_dense_free(&d);
+    ck_assert_int_eq(pc_npy_write(p, PC_DTYPE_F4, 0, 2, shape, f4, &err), 0);
+    ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EUNSUP);
+    ck_assert(strstr(err.msg, "'<f4'") != NULL && strstr(err.msg, "c.npy") != NULL);
+    ck_assert_int_eq(dense_read(p, 3, 2, 1, &d, &err), 0);
+    ck_assert(d.dtype == PC_DTYPE_F4);
+    mm_dense_free(&d);
+    int64_t len[1] = {3};
+    ck_assert_int_eq(pc_npy_write(p, PC_DTYPE_F8, 0, 1, len, v, &err), 0);
+    ck_assert_int_eq(dense_read(p, 3, 1, 0, &d, &err), 0);
+    ck_assert(d.cols == 1);
+    mm_dense_free(&d);
+    ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
+    ck_assert_msg(strstr(err.msg, "(3, 1) but Y must be 3 x 2 (A has 3 rows and K = 2)") != NULL,
+                  "%s", err.msg);
+}
+END_TEST
+
+START_TEST(test_dense_npy_refusals_allocate_nothing)
+{
+    static const int32_t i4[6] = {1, 2, 3, 4, 5, 6};
+    static const double v[6] = {1, 2, 3, 4, 5, 6};
+    int64_t shape[2] = {3, 2};
+    const char *p = tmp_path("bad.npy");
+    pc_error err;
+    mm_dense d;
+    ck_assert_int_eq(pc_npy_write(p, PC_DTYPE_I4, 0, 2, shape, i4, &err), 0);
+    long calls = pc_alloc_calls();
+    ck_assert_int_eq(dense_read(p, 3, 2, 1, &d, &err), PC_EUNSUP);
+    ck_assert(strstr(err.msg, "'<i4'") != NULL);
+    ck_assert_int_eq(dense_read(p, 4, 2, 1, &d, &err), PC_EUNSUP);
+    ck_assert_int_eq(pc_alloc_calls(), calls);
+    ck_assert_int_eq(pc_npy_write(p, PC_DTYPE_F8, 0, 2, shape, v, &err), 0);
+    ck_assert_int_eq(dense_read(p, 4, 2, 0, &d, &err), PC_EFORMAT);
+    ck_assert_int_eq(pc_alloc_calls(), calls);
+    /* a header that lies: shape (300, 2) over 48 data bytes */
+    ck_assert_int_eq(system("sed -i 's/(3, 2)/(300, 2)/' " TMP "/bad.npy"), 0);
+    ck_assert_int_eq(dense_read(p, -1, -1, 0, &d, &err), PC_EFORMAT);
+    ck_assert(strstr(err.msg, "needs 4800 data bytes") != NULL);
+    ck_assert_int_eq(pc_alloc_calls(), calls);
+    ck_assert_ptr_null(d.data);
+    write_text(p, "");
+    ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
+    ck_assert(strstr(err.msg, "empty file") != NULL);
+    write_text(p, "\x93NUMP");
+    ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
+    write_text(p, "1 2 3\n");
+    ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
+    ck_assert(strstr(err.msg, "neither") != NULL);
+    ck_assert_int_eq(dense_read(TMP "/none.npy", 3, 2, 0, &d, &err), PC_EIO);
+}
+END_TEST
+
+START_TEST(test_dense_matrix_market_array)
+{
+    const char *p = tmp_path("y.mtx");
+    pc_error err;
+    mm_dense d;
+    write_text(p, "%%MatrixMarket matrix array real general\r\n% c\r\n3 2\r\n1\r\n-2.5\r\nnan\r\n"
+                  "inf\r\n-Inf\r\n1e-320\r\n");
+    ck_assert_msg(dense_read(p, 3, 2, 0, &d, &err) == 0, "%s", err.msg);
+    const double *x = d.data;
+    ck_assert(d.col_major && !d.from_npy && x[0] == 1 && x[1] == -2.5 && isnan(x[2]));
+    ck_assert(x[3] == INFINITY && x[4] == -INFINITY && x[5] == 1e-320);
+    mm_dense_free(&d);
+    write_text(p, "%%MatrixMarket matrix array integer general\n3 1\n4\n-0\n9007199254740992\n");
+    ck_assert_int_eq(dense_read(p, 3, 1, 0, &d, &err), 0);
+    ck_assert(((double *)d.data)[2] == 0x1p53 && signbit(((double *)d.data)[1]));
+    mm_dense_free(&d);
+    static const struct {
+        const char *text;
+        int code;
+        const char *msg;
+    } bad[] = {
+        {"%%MatrixMarket matrix array real general\n3 2\n1.0\n2.0\n3.0\n4.0\n5.0\n", PC_EFORMAT, "y.mtx:7: too few values: 5"},
+        {"%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n4\n5\n6\n7\n", PC_EFORMAT, "y.mtx:9: too many values"},
+        {"%%MatrixMarket matrix array real general\n3 2\n1 2\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:3: one value per line"},
+        {"%%MatrixMarket matrix array real general\n3 2\n1\n2\nx\n4\n5\n6\n", PC_EFORMAT, "y.mtx:5: bad real value 'x'"},
+        {"%%MatrixMarket matrix array integer general\n3 2\n1.5\n2\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:3: bad integer value"},
+        {"%%MatrixMarket matrix array real general\n3 2\n1e999\n2\n3\n4\n5\n6\n", PC_ERANGE, "y.mtx:3: value overflows"},
+        {"%%MatrixMarket matrix array real general\n4 2\n", PC_EFORMAT, "y.mtx:2: the size line declares (4, 2) but Y must be 3 x 2"},
+        {"%%MatrixMarket matrix array real general\n3 2\n1\n", PC_EFORMAT, "truncated file?"},
+        {"%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 1\n", PC_EUNSUP, "format 'array'"},
+        {"%%MatrixMarket matrix array real symmetric\n3 2\n", PC_EUNSUP, "symmetry must be general"},
+        {"%%MatrixMarket matrix array complex general\n3 2\n", PC_EUNSUP, "field must be real or integer"},
+        {"%%MatrixMarket matrix array real general\n", PC_EFORMAT, "missing size line"},
+        {"%%MatrixMarket matrix array real general\n3\n", PC_EFORMAT, "two counts"},
+        {"%MatrixMarket matrix array real general\n3 2\n", PC_EFORMAT, "banner"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        write_text(p, bad[k].text);
+        ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), bad[k].code);
+        ck_assert_msg(strstr(err.msg, bad[k].msg) != NULL, "case %zu: '%s'", k, err.msg);
+        ck_assert_ptr_null(d.data);
+    }
+}
+END_TEST
+
+typedef struct dense_ctx {
+    const char *path;
+    mm_dense d;
+} dense_ctx;
+
+static int dense_op(void *p)
+{
+    dense_ctx *c = p;
+    mm_dense_want w = {-1, -1, 1, "Y", NULL};
+    return mm_dense_read_file(c->path, &w, &c->d, NULL);
+}
+
+static void dense_cleanup(void *p) { mm_dense_free(&((dense_ctx *)p)->d); }
+
+START_TEST(test_dense_allocation_failures)
+{
+    static const double v[4] = {1, 2, 3, 4};
+    int64_t shape[2] = {2, 2};
+    dense_ctx c = {tmp_path("alloc.npy"), {0}};
+    ck_assert_int_eq(pc_npy_write(c.path, PC_DTYPE_F8, 1, 2, shape, v, NULL), 0);
+    ck_assert_int_ge(pc_test_alloc_loop(dense_op, dense_cleanup, &c, 20), 1);
+    c.path = tmp_path("alloc.mtx");
+    write_text(c.path, "%%MatrixMarket matrix array real general\n2 1\n1\n2\n");
+    ck_assert_int_ge(pc_test_alloc_loop(dense_op, dense_cleanup, &c, 20), 1);
+}
+END_TEST
+
+static Suite *suite_spmm_check(void)
+{
+    Suite *s = suite_create("spmm_check");
+    TCase *core = pc_tcase("core");
+    tcase_add_test(core, test_correct_y_passes);
+    tcase_add_test(core, test_fortran_order_and_strided_y_pass);
+    tcase_add_test(core, test_column_major_x_agrees);
+    tcase_add_test(core, test_float_result_judged_in_fp32);
+    tcase_add_test(core, test_fp32_rounds_a_and_x_first);
+    suite_add_tcase(s, core);
+    TCase *planted = pc_tcase("planted");
+    tcase_add_test(planted, test_skipped_row_located);
+    tcase_add_test(planted, test_shifted_column_located);
+    tcase_add_test(planted, test_entry_off_by_four_bounds);
+    tcase_add_test(planted, test_race_row_holds_half_its_sum);
+    tcase_add_test(planted, test_nan_and_inf_fail_where_reference_finite);
+    tcase_add_test(planted, test_poison_means_never_written);
+    tcase_add_test(planted, test_rows_summary_merges_ranges);
+    suite_add_tcase(s, planted);
+    TCase *limits = pc_tcase("limits");
+    tcase_add_test(limits, test_empty_rows_and_degenerate_shapes);
+    tcase_add_test(limits, test_every_k_tail_checked);
+    tcase_add_test(limits, test_bad_arguments_refused);
+    tcase_add_test(limits, test_check_allocation_failures);
+    suite_add_tcase(s, limits);
+    TCase *rigour = pc_tcase("rigour");
+    tcase_add_loop_test(rigour, test_verdicts_equal_oracle_on_random_cases, 0, 60);
+    tcase_add_loop_test(rigour, test_exact_judge_equals_oracle_on_random_cases, 0, 30);
+    tcase_add_test(rigour, test_boundary_decided_exactly);
+    tcase_add_test(rigour, test_reference_is_the_exact_sum);
+    tcase_add_test(rigour, test_integer_inputs_demand_exact);
+    tcase_add_test(rigour, test_nonfinite_products_must_be_reproduced);
+    tcase_add_test(rigour, test_threads_and_portable_path_give_same_report);
+    suite_add_tcase(s, rigour);
+    TCase *dense = pc_tcase("dense");
+    tcase_add_test(dense, test_dense_npy_layouts_read);
+    tcase_add_test(dense, test_dense_npy_refusals_allocate_nothing);
+    tcase_add_test(dense, test_dense_matrix_market_array);
+    tcase_add_test(dense, test_dense_allocation_failures);
+    suite_add_tcase(s, dense);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_spmm_check()); }
