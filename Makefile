@@ -4,7 +4,8 @@
 #   make check          bootstrap, build, run every Check suite (summary line last)
 #   make report         run every implementation on the default inputs -> report/index.html
 #   make bench          timing sweeps -> report/bench.csv and plots
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   binaries, libparcheck.{a,so}, include/parcheck/, parcheck.pc
+#   make uninstall PREFIX=/usr/local DESTDIR= removes exactly what install put
 #   make clean
 #
 # Optional parts are detected, never assumed: CUDA (nvcc; CUDA=0 turns it
@@ -46,7 +47,7 @@ endif
 ifeq ($(HAVE_CUDA),1)
 ifeq ($(wildcard src/spmm/cuda/*.cu),)
   CUDA_WHY := no SpMM CUDA sources (src/spmm/cuda/*.cu) in this tree
-$(BUILD)/obj/src/spmm/spmm_impls.o: DEFS += -UPC_HAVE_CUDA -DPC_HAVE_CUDA=0
+$(BUILD)/obj/src/spmm/spmm_impls.o $(BUILD)/pic/src/spmm/spmm_impls.o: DEFS += -UPC_HAVE_CUDA -DPC_HAVE_CUDA=0
 endif
 endif
 
@@ -70,7 +71,7 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # ---- flags -------------------------------------------------------------------
-SRC_DIRS := src/common src/mm src/spmm src/sa src/pets src/plugin src/cli
+SRC_DIRS := src/common src/mm src/spmm src/sa src/pets src/plugin src/api src/cli
 INCLUDES := -Iinclude $(addprefix -I,$(SRC_DIRS)) -Ioracles -I$(BUILD)/gen
 DEFS     := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
             -DPC_HAVE_CUDA=$(HAVE_CUDA) -DPC_HAVE_OPENCL=$(HAVE_OPENCL) \
@@ -94,7 +95,7 @@ LDLIBS_ALL += -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcusparse -lcudart -ls
 endif
 
 # ---- sources (auto-discovered: a new file needs no Makefile edit) -----------
-LIB_SRC    := $(wildcard src/common/*.c src/mm/*.c src/spmm/*.c src/sa/*.c src/pets/*.c src/plugin/*.c)
+LIB_SRC    := $(wildcard src/common/*.c src/mm/*.c src/spmm/*.c src/sa/*.c src/pets/*.c src/plugin/*.c src/api/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
 ORACLE_SRC := $(wildcard oracles/*/*.c)
 CU_SRC     := $(if $(filter 1,$(HAVE_CUDA)),$(wildcard src/*/cuda/*.cu))
@@ -109,6 +110,16 @@ TESTLIB_OBJ:= $(call obj,$(TESTLIB_SRC))
 TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 LIB     := $(BUILD)/lib/libparcheck.a
+# The shared library: the objects of LIB again, position-independent and
+# with hidden visibility, so that it exports the public interface
+# (include/parcheck/parcheck.h) and nothing else. The version is the
+# header's, the soname carries the major.
+VERSION := $(shell sed -n 's/^\#define PARCHECK_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$$/\2/p' include/parcheck/parcheck.h | paste -sd.)
+SONAME  := libparcheck.so.$(firstword $(subst ., ,$(VERSION)))
+SO      := $(BUILD)/lib/libparcheck.so.$(VERSION)
+PIC_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(LIB_SRC) $(ORACLE_SRC)) $(patsubst %.cu,$(BUILD)/obj/%.o,$(CU_SRC))
+PC_FILE := $(BUILD)/lib/pkgconfig/parcheck.pc
+PUBLIC_H:= $(wildcard include/parcheck/*.h)
 ORACLES := $(BUILD)/lib/liboracles.a
 PARCHECK:= $(BUILD)/bin/parcheck
 CONFIG  := $(BUILD)/gen/pc_config.h
@@ -126,9 +137,9 @@ endif
 EXTRA_BINS :=
 -include $(sort $(wildcard src/*/module.mk src/*/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk examples/module.mk))
 
-.PHONY: all tests check check-run report report-run bench bench-run install clean bootstrap \
-        list-config FORCE
-all: $(PARCHECK) $(EXTRA_BINS)
+.PHONY: all tests check check-run report report-run bench bench-run install uninstall clean \
+        bootstrap list-config FORCE
+all: $(PARCHECK) $(EXTRA_BINS) $(SO) $(PC_FILE)
 tests: $(TEST_BIN)
 
 # The configuration header is rewritten only when detection changes.
@@ -148,15 +159,44 @@ $(BUILD)/obj/%.o: %.c $(CONFIG)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# The same, for the shared library. Ordered after the plain object, so
+# that what a domain generates for it (headers) exists first.
+$(BUILD)/pic/%.o: %.c $(CONFIG) | $(BUILD)/obj/%.o
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
 $(BUILD)/obj/%.o: %.cu $(CONFIG)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)
 	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
-$(LIB): $(LIB_OBJ)
+# libparcheck.a carries the oracles too (the public checks call them);
+# liboracles.a stays for the links that name it.
+$(LIB): $(LIB_OBJ) $(ORACLE_OBJ)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# CUDA objects are already position-independent (NVCC_FLAGS); the version
+# script hides their symbols as -fvisibility=hidden does the others'.
+$(SO): $(PIC_OBJ) src/api/libparcheck.map
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
+	    -Wl,--version-script,src/api/libparcheck.map -o $@ $(PIC_OBJ) $(LDLIBS_ALL)
+	$(Q)ln -sf $(notdir $@) $(@D)/$(SONAME) && ln -sf $(SONAME) $(@D)/libparcheck.so
+
+# pkg-config file for PREFIX, rewritten only when it changes. Libs.private
+# is what a static link (pkg-config --static) needs besides the archive.
+$(PC_FILE): FORCE
+	@mkdir -p $(@D)
+	@{ echo 'prefix=$(PREFIX)'; echo 'libdir=$${prefix}/lib'; echo 'includedir=$${prefix}/include'; \
+	   echo; echo 'Name: parcheck'; \
+	   echo 'Description: oracles that judge SpMM products, suffix arrays and task schedules'; \
+	   echo 'Version: $(VERSION)'; echo 'Cflags: -I$${includedir}'; \
+	   echo 'Libs: -L$${libdir} -lparcheck'; echo 'Libs.private: $(strip $(LDLIBS_ALL))'; \
+	 } > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(ORACLES): $(ORACLE_OBJ)
 	@mkdir -p $(@D)
@@ -205,11 +245,23 @@ list-config:
 	@echo "CUDA=$(HAVE_CUDA) $(CUDA_WHY)"; echo "OpenCL=$(HAVE_OPENCL) $(OPENCL_WHY)"; \
 	 echo "MPI=$(HAVE_MPI) $(MPI_WHY)"; echo "divsufsort=$(HAVE_DIVSUFSORT) $(DIVSUFSORT_WHY)"
 
+# Only include/parcheck/ is public: no internal header is installed.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/parcheck $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/parcheck $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(PARCHECK) $(EXTRA_BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(wildcard $(addsuffix /*.h,$(SRC_DIRS))) $(DESTDIR)$(PREFIX)/include/parcheck/
+	install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(SO)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libparcheck.so
+	install -m 644 $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/parcheck/
+	install -m 644 $(PC_FILE) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PARCHECK) $(EXTRA_BINS))) \
+	      $(addprefix $(DESTDIR)$(PREFIX)/lib/,$(notdir $(LIB) $(SO)) $(SONAME) libparcheck.so) \
+	      $(addprefix $(DESTDIR)$(PREFIX)/include/parcheck/,$(notdir $(PUBLIC_H))) \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/parcheck.pc
+	@rmdir $(DESTDIR)$(PREFIX)/include/parcheck 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD) report coverage/html coverage/*.info
@@ -219,4 +271,4 @@ FORCE:
 # Test helper objects are shared by every suite: keep them.
 .SECONDARY: $(TESTLIB_OBJ)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check_fill.h"
 #include "cli.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
@@ -200,70 +201,6 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
-/* A where record's got value: exact, an unsigned 64-bit one above
- * INT64_MAX as a decimal string. */
-static void where_got(pc_kvlist *l, const char *key, const sa_check_where *w)
-{
-    if (w->got_u64) {
-        char b[24];
-        snprintf(b, sizeof b, "%llu", (unsigned long long)(uint64_t)w->got);
-        pc_kv_str(l, key, b);
-    } else {
-        pc_kv_int(l, key, w->got);
-    }
-}
-
-/* The report's located failures as where records (keys: index, rule, then
- * the rule's details) and its counts as the summary line. */
-static void fill_where(pc_result *r, const sa_check_report *rep)
-{
-    for (int k = 0; k < rep->nwhere; k++) {
-        const sa_check_where *w = &rep->where[k];
-        pc_kvlist *l = pc_result_where_add(r);
-        if (!l)
-            break;
-        pc_kv_int(l, "index", w->index);
-        pc_kv_str(l, "rule", sa_check_rule_name(w->rule));
-        if (w->rule == SA_CHECK_PERMUTATION) {
-            where_got(l, "sa", w);
-            if (w->duplicate) {
-                pc_kv_str(l, "problem", "duplicate");
-                pc_kv_int(l, "first_index", w->first);
-            } else {
-                pc_kv_str(l, "problem", "out of range");
-            }
-        } else if (w->rule == SA_CHECK_ORDER) {
-            pc_kv_int(l, "sa_prev", w->prev);
-            where_got(l, "sa", w);
-            pc_kv_str(l, "prev_bytes", w->prev_text);
-            pc_kv_str(l, "bytes", w->text);
-            /* a pair in order itself, failing through its successors'
-             * places: say where those are */
-            pc_kv_bool(l, "inverted", w->inverted);
-            if (!w->inverted) {
-                pc_kv_int(l, "succ_prev_index", w->next_prev);
-                pc_kv_int(l, "succ_index", w->next);
-            }
-        } else {
-            where_got(l, "got", w);
-            pc_kv_int(l, "expected", w->expected);
-        }
-    }
-    long long n = (long long)rep->n;
-    if (rep->rule == SA_CHECK_PERMUTATION)
-        snprintf(r->where_summary, sizeof r->where_summary,
-                 "not a permutation: %lld entries outside [0, %lld), %lld duplicated; first "
-                 "missing position %lld", (long long)rep->out_of_range, n,
-                 (long long)rep->duplicates, (long long)rep->first_missing);
-    else if (rep->rule == SA_CHECK_ORDER)
-        snprintf(r->where_summary, sizeof r->where_summary,
-                 "%lld of %lld adjacent pairs fail the order test (index i: SA[i-1], SA[i]); "
-                 "all other pairs pass", (long long)rep->unsorted, n - 1);
-    else if (rep->rule == SA_CHECK_LCP)
-        snprintf(r->where_summary, sizeof r->where_summary,
-                 "SA right; %lld of %lld LCP entries wrong", (long long)rep->lcp_wrong, n);
-}
-
 /* Runs the checker on the mapped files and fills r. Returns PC_OK (any
  * verdict) or PC_ENOMEM. */
 static int check_files(const pc_file_map *text, const int_file *sa, const int_file *lcp,
@@ -288,22 +225,7 @@ static int check_files(const pc_file_map *text, const int_file *sa, const int_fi
     }
     /* lcp_equal and the repeat only where they were computed: the LCP is
      * compared, and the repeat found, only on a right SA */
-    pc_kv_bool(&r->metrics, "sa_equal", rep.sa_valid);
-    if (rep.lcp_checked)
-        pc_kv_bool(&r->metrics, "lcp_equal", rep.lcp_valid);
-    if (rep.sa_valid) {
-        pc_kv_int(&r->metrics, "lrs_length", rep.lrs_length);
-        pc_kv_int(&r->metrics, "lrs_pos", rep.lrs_pos);
-        pc_kv_int(&r->metrics, "lrs_pos2", rep.lrs_pos2);
-    }
-    pc_kv_int(&r->metrics, "n", n);
-    pc_kv_int(&r->metrics, "width", (long long)sa_check_type_size(sa->type) * 8);
-    if (rep.pass) {
-        pc_result_status(r, PC_STATUS_PASS, "%s", "");
-    } else {
-        pc_result_status(r, PC_STATUS_FAIL, "%s", rep.why);
-        fill_where(r, &rep);
-    }
+    check_fill_sa(r, &rep, (int)sa_check_type_size(sa->type) * 8);
     return PC_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_fill.h"
 #include "cli.h"
 #include "mm.h"
 #include "mm_dense.h"
@@ -190,36 +191,11 @@ static const char *base_name(const char *path)
 static void check_fill_result(const check_data *d, const spmm_check_report *rep, double check_s,
                               pc_result *r)
 {
-    pc_kv_num(&r->metrics, "max_rel_err", rep->max_rel_err);
-    pc_kv_num(&r->metrics, "mean_rel_err", rep->mean_rel_err);
-    pc_kv_num(&r->metrics, "max_err_over_bound", rep->max_err_over_bound);
-    pc_kv_num(&r->metrics, "unit_roundoff", rep->unit_roundoff);
-    pc_kv_int(&r->metrics, "entries_checked", rep->checked);
-    pc_kv_bool(&r->metrics, "exact_required", rep->exact);
-    pc_kv_int(&r->metrics, "bad_entries", rep->bad);
-    pc_kv_int(&r->metrics, "bad_rows", rep->bad_rows);
-    pc_kv_int(&r->metrics, "slow_path_entries", rep->slow_undecided + rep->slow_special);
-    pc_kv_int(&r->metrics, "slow_undecided", rep->slow_undecided);
-    pc_kv_int(&r->metrics, "slow_special", rep->slow_special);
+    check_fill_spmm(r, rep);
     r->seconds = check_s;
     r->reps = 1;
     r->throughput = check_s > 0 ? (double)rep->checked / check_s * 1e-6 : 0.0;
     snprintf(r->unit, sizeof r->unit, "Mentries/s");
-    for (int f = 0; f < rep->nfail; f++) {
-        pc_kvlist *w = pc_result_where_add(r);
-        if (!w)
-            break;
-        pc_kv_int(w, "row", rep->fail[f].row + 1);
-        pc_kv_int(w, "col", (long long)rep->fail[f].col + 1);
-        pc_kv_num(w, "got", rep->fail[f].got);
-        pc_kv_num(w, "expected", rep->fail[f].expected);
-        pc_kv_num(w, "bound", rep->fail[f].bound);
-    }
-    snprintf(r->where_summary, sizeof r->where_summary, "%s", rep->rows);
-    if (rep->pass)
-        r->status = PC_STATUS_PASS;
-    else
-        pc_result_status(r, PC_STATUS_FAIL, "%s (%lld bad entries)", rep->why, (long long)rep->bad);
     long long xbytes = 8LL * d->coo.cols * d->K;
     long long ybytes = (long long)(d->y.dtype == PC_DTYPE_F4 ? 4 : 8) * d->coo.rows * d->K;
     int xcopy = rep->precision == SPMM_CHECK_FP32 || (d->xfile.data && (d->xfile.col_major ||
