@@ -3,7 +3,10 @@
 
 Prints the verdict table (one row per input x implementation), draws a
 throughput plot per domain with gnuplot (SVG), and links the other reports
-(bench, memory, coverage) when they exist. Exit 1 when a result failed."""
+(bench, memory, coverage) when they exist. Exit 1 when a result failed,
+erred, crashed or timed out. Rows of plugin entries (`--plugin`, make
+report PLUGINS=...; their metrics name the .so under "plugin") show the
+implementation as "name [plugin FILE.so]"."""
 import glob, html, json, os, subprocess, sys
 
 out = sys.argv[1] if len(sys.argv) > 1 else 'report'
@@ -19,6 +22,8 @@ for path in sorted(glob.glob(os.path.join(out, 'runs', '*.json'))):
 def metric_text(m):
     parts = []
     for k, v in m.items():
+        if k == 'plugin':  # shown beside the implementation's name
+            continue
         if isinstance(v, float):
             parts.append('%s=%.3g' % (k, v))
         else:
@@ -36,12 +41,18 @@ for name, j in runs:
     dom = j.get('domain', '?')
     for r in j.get('results', []):
         st = r.get('status')
-        if st in ('fail', 'error'):
+        if st not in ('pass', 'skipped'):  # fail, error, crashed, timeout
             failed += 1
-        rows.append((dom, name, r.get('impl'), st, metric_text(r.get('metrics', {})) or r.get('reason', ''),
-                     r.get('seconds', 0), r.get('throughput', 0), r.get('unit', '')))
+        impl = r.get('impl')
+        plugin = r.get('metrics', {}).get('plugin')
+        if plugin:
+            impl = '%s [plugin %s]' % (impl, plugin)
+        text = metric_text(r.get('metrics', {}))
+        if r.get('reason') and (st != 'pass' or not text):
+            text = (text + ' (%s)' % r['reason']) if text else r['reason']
+        rows.append((dom, name, impl, st, text, r.get('seconds', 0), r.get('throughput', 0), r.get('unit', '')))
         if st == 'pass':
-            by_domain.setdefault(dom, []).append((name, r.get('impl'), r.get('throughput', 0), r.get('unit', '')))
+            by_domain.setdefault(dom, []).append((name, impl, r.get('throughput', 0), r.get('unit', '')))
 
 # Text table on stdout.
 w = max([len(r[1]) for r in rows] + [5])

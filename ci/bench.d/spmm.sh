@@ -4,17 +4,19 @@
 # 1 and 2 threads and K in {1, 4, 16, 64}, plus uniform and power-law shapes.
 # SPMM_BENCH_ROWS shrinks the matrices for a quick run.
 set -u
+. ci/plugin_args.sh
 rows=${SPMM_BENCH_ROWS:-2097152}
 csv=report/bench.csv
 tmp=$(mktemp)
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close}
 "$PARCHECK" bench stream --mib 512 --threads 1,2 | tee -a "$tmp" || exit 1
 "$PARCHECK" bench spmm --shape banded --rows "$rows" --per-row 27 --k 1,4,16,64 --threads 1,2 \
-  --impl csr-serial,csr-omp,ell-omp,ellnp-omp --reps 10 | tee -a "$tmp" || exit 1
+  --impl csr-serial,csr-omp,ell-omp,ellnp-omp --reps 10 ${plugin_args[@]+"${plugin_args[@]}"} |
+  tee -a "$tmp" || exit 1
 "$PARCHECK" bench spmm --shape uniform --rows "$rows" --per-row 16 --k 1,16 --threads 1,2 \
-  --impl csr-omp,ell-omp,ellnp-omp --reps 5 | tee -a "$tmp" || exit 1
+  --impl csr-omp,ell-omp,ellnp-omp --reps 5 ${plugin_args[@]+"${plugin_args[@]}"} | tee -a "$tmp" || exit 1
 "$PARCHECK" bench spmm --shape powerlaw --rows "$rows" --per-row 8 --max-row 10000 --k 1,16 \
-  --threads 1,2 --impl csr-omp,ellnp-omp --reps 5 | tee -a "$tmp" || exit 1
+  --threads 1,2 --impl csr-omp,ellnp-omp --reps 5 ${plugin_args[@]+"${plugin_args[@]}"} | tee -a "$tmp" || exit 1
 cat "$tmp" >> "$csv"
 # The issue's two figures: share of copy bandwidth and 2-thread speed-up.
 python3 - "$tmp" <<'PY' | tee report/bench-spmm-summary.txt

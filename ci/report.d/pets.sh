@@ -4,6 +4,7 @@
 # implementation under both policies, JSON into report/runs/pets-<case>.json.
 set -u
 : "${PARCHECK:?PARCHECK must name the parcheck binary}"
+. ci/plugin_args.sh
 mkdir -p report/inputs report/runs
 status=0
 gen() { # name, then gen dag options
@@ -25,7 +26,7 @@ for g in topcuoglu2002 pets_fig1; do
 done
 for c in "${cases[@]}"; do
   for pol in insertion append; do
-    "$PARCHECK" pets "report/inputs/pets-$c.dag" --impl all --reps 3 --$pol \
+    "$PARCHECK" pets "report/inputs/pets-$c.dag" --impl all --reps 3 --$pol ${plugin_args[@]+"${plugin_args[@]}"} \
       --json "report/runs/pets-$c-$pol.json" || status=1
   done
 done

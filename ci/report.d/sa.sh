@@ -4,6 +4,7 @@
 # implementation of this build on each; results in report/runs/sa-*.json.
 set -u
 P=${PARCHECK:?PARCHECK must name the parcheck binary}
+. ci/plugin_args.sh
 IN=report/inputs RUNS=report/runs
 mkdir -p "$IN" "$RUNS"
 status=0
@@ -13,7 +14,8 @@ gen random 2000000 random 2
 gen periodic 1000000 periodic 3
 gen fibonacci 1000000 fibonacci 4
 for c in text random periodic fibonacci; do
-  "$P" sa "$IN/sa-$c" --impl all --reps 1 --json "$RUNS/sa-$c.json"
+  "$P" sa "$IN/sa-$c" --impl all --reps 1 ${plugin_args[@]+"${plugin_args[@]}"} \
+    --json "$RUNS/sa-$c.json"
   rc=$?
   echo "sa $c: exit $rc"
   [ $rc -eq 0 ] || status=1

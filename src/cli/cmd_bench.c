@@ -3,18 +3,27 @@
  *   parcheck bench stream [--mib M] [--threads LIST]
  *   parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]
  *                       [--threads LIST] [--impl LIST] [--reps R] [--seed S]
+ *                       [--plugin LIB.so ...] [--timeout S] [--no-fork]
  *
  * Prints CSV rows domain,case,impl,threads,param,seconds,throughput,unit,note
  * (the columns of report/bench.csv). Matrices are generated in memory with a
  * fixed seed, so a 2M-row case costs no Matrix Market parsing. Each SpMM
  * implementation is validated against the oracle once (smallest K) before it
- * is timed; a failure aborts with exit 1. */
+ * is timed; a failure aborts with exit 1.
+ *
+ * Plugin entries (--plugin) join the sweep after the built-ins: every SpMM
+ * entry of the plugins, or only those --impl names when it names one. They
+ * run in their worker (cli_spmm_plugin.h), timed by it, and are marked in
+ * the note column ("plugin=FILE.so" after the bandwidth); a plugin that
+ * fails, crashes or times out loses its remaining rows and makes the exit
+ * code 1, without stopping the others. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_spmm_plugin.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_time.h"
@@ -106,14 +115,16 @@ typedef struct bench_spmm_opts {
     int ks[BENCH_MAX_LIST], nk;
     int threads[BENCH_MAX_LIST], nthreads;
     const char *impl;
+    cli_plugins plugins;
 } bench_spmm_opts;
 
-/* Bytes an SpMM must move at least once: the format, X, and Y written. */
-static double bench_spmm_bytes(const spmm_matrix *A, const spmm_impl *impl, int K)
+/* Bytes an SpMM must move at least once: the format (of enum spmm_format),
+ * X, and Y written. */
+static double bench_spmm_bytes(const spmm_matrix *A, int format, int K)
 {
-    double fmt = impl->format == SPMM_FMT_CSR ? (double)spmm_csr_bytes(&A->csr)
-               : impl->format == SPMM_FMT_ELL ? (double)spmm_ell_bytes(&A->ell)
-                                              : (double)spmm_ellnp_bytes(&A->ellnp);
+    double fmt = format == SPMM_FMT_CSR ? (double)spmm_csr_bytes(&A->csr)
+               : format == SPMM_FMT_ELL ? (double)spmm_ell_bytes(&A->ell)
+                                        : (double)spmm_ellnp_bytes(&A->ellnp);
     return fmt + 8.0 * K * ((double)A->coo->cols + A->coo->rows);
 }
 
@@ -182,7 +193,7 @@ static int bench_spmm_impl(const spmm_impl *impl, spmm_matrix *A, const bench_sp
             double med = times ? pc_time_median(times, (size_t)o->reps) : 0;
             pc_free(times);
             double gflops = 2.0 * (double)A->coo->nnz * K / med * 1e-9;
-            double gbs = bench_spmm_bytes(A, impl, K) / med * 1e-9;
+            double gbs = bench_spmm_bytes(A, impl->format, K) / med * 1e-9;
             printf("spmm,%s,%s,%d,K=%d,%.6g,%.4f,GFLOP/s,%.3f GB/s\n", casename, impl->name, T, K,
                    med, gflops, gbs);
             fflush(stdout);
@@ -195,6 +206,84 @@ static int bench_spmm_impl(const spmm_impl *impl, spmm_matrix *A, const bench_sp
     return 0;
 }
 
+/* Prints one CSV field: as it is, or quoted (quotes doubled) when it holds
+ * a comma, a quote or a line break. */
+static void bench_csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* Times plugin entry e as bench_spmm_impl times a built-in: each K, each
+ * thread count, the worker's median of o->reps runs; the first (K, T) is
+ * validated against the oracle. The GB/s note counts the bytes of the fp64
+ * format the entry reads (for an fp32 entry, an upper bound). Returns 0,
+ * or -1 when the entry failed, crashed, timed out or erred (said on
+ * stderr; its later rows dropped). */
+static int bench_spmm_plugin(const plugin_entry *e, spmm_matrix *A, const bench_spmm_opts *o,
+                             const char *casename)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    pc_result *r = pc_malloc(sizeof *r);
+    if (!r) {
+        fprintf(stderr, "bench: out of memory\n");
+        return -1;
+    }
+    const char *so = strrchr(e->path, '/') ? strrchr(e->path, '/') + 1 : e->path;
+    int fmt = e->flags & PARCHECK_F_ELL ? SPMM_FMT_ELL : SPMM_FMT_CSR;
+    int status = 0;
+    for (int kk = 0; kk < o->nk && !status; kk++) {
+        int K = o->ks[kk];
+        double *X = NULL;
+        spmm_oracle orc;
+        int have_orc = 0;
+        if (spmm_make_x(A->coo->cols, K, (uint64_t)o->seed, 0, &X, &err) ||
+            (kk == 0 && spmm_oracle_compute(A->coo, X, K, &orc, &err))) {
+            fprintf(stderr, "bench: %s: %s\n", e->name, err.msg);
+            pc_free(X);
+            status = -1;
+            break;
+        }
+        have_orc = kk == 0;
+        for (int tt = 0; tt < o->nthreads && !status; tt++) {
+            int T = o->threads[tt];
+            plugin_opts po = cli_plugins_opts(&o->plugins, (int)o->reps, T);
+            int skipped = 0, judge = kk == 0 && tt == 0;
+            if (!cli_spmm_plugin_run(e, &po, A, have_orc ? &orc : NULL, X, K, judge, NULL, r,
+                                     &skipped)) {
+                fprintf(stderr, "bench: %s [plugin %s] %s: %s\n", e->name, so,
+                        skipped ? "skipped" : pc_status_name(r->status), r->reason);
+                status = skipped ? 1 : -1;
+                break;
+            }
+            double gbs = bench_spmm_bytes(A, fmt, K) / r->seconds * 1e-9;
+            char note[PLUGIN_PATH_MAX + 64];
+            snprintf(note, sizeof note, "%.3f GB/s plugin=%s", gbs, so);
+            printf("spmm,%s,", casename);
+            bench_csv_field(e->name);
+            printf(",%d,K=%d,%.6g,%.4f,GFLOP/s,", T, K, r->seconds, r->throughput);
+            bench_csv_field(note);
+            putchar('\n');
+            fflush(stdout);
+        }
+        if (have_orc)
+            spmm_oracle_free(&orc);
+        pc_free(X);
+    }
+    pc_free(r);
+    return status < 0 ? -1 : 0;
+}
+
 static int bench_spmm(int argc, char **argv)
 {
     bench_spmm_opts o = {.shape = SPMM_SHAPE_BANDED, .rows = 2097152, .per_row = 27, .reps = 10,
@@ -202,10 +291,13 @@ static int bench_spmm(int argc, char **argv)
                          .impl = "csr-serial,csr-omp,ell-omp,ellnp-omp"};
     pc_error err;
     pc_error_clear(&err);
+    cli_plugins_init(&o.plugins);
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc = 0;
-        if ((rc = pc_cli_take(argc, argv, &i, "--shape", &v, &err)) != 0) {
+        if ((rc = cli_plugins_take(&o.plugins, argc, argv, &i, &err)) != 0) {
+            if (rc < 0) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--shape", &v, &err)) != 0) {
             if (rc < 0 || spmm_gen_shape_parse(v, &o.shape))
                 return cli_usage_error("bench spmm", "--shape takes uniform|banded|powerlaw|denserows");
         } else if ((rc = pc_cli_take(argc, argv, &i, "--rows", &v, &err)) != 0) {
@@ -233,17 +325,30 @@ static int bench_spmm(int argc, char **argv)
     if (err.msg[0])
         return cli_usage_error("bench spmm", err.msg);
     int n = spmm_impl_count();
-    int sel[64], expl[64];
-    if (spmm_impl_select(o.impl, sel, expl, &err))
-        return cli_usage_error("bench spmm", err.msg);
+    const char *names[64];
+    for (int k = 0; k < n; k++)
+        names[k] = spmm_impl_at(k)->name;
+    cli_selection sel;
+    int code = cli_plugins_setup(&o.plugins, "bench spmm", PARCHECK_DOMAIN_SPMM, o.impl, names, n,
+                                 o.threads[o.nthreads - 1], &sel);
+    if (code != CLI_OK)
+        return code;
+    int named = 0; /* --impl named a plugin entry: then only those named run */
+    for (int k = n; k < sel.n; k++)
+        named |= sel.expl[k];
+    for (int k = n; k < sel.n && !named; k++)
+        sel.sel[k] = 1;
     static const char *shape_names[] = {"uniform", "banded", "powerlaw", "denserows"};
     spmm_gen_params p = {.rows = (int32_t)o.rows, .cols = (int32_t)o.rows,
                          .nnz = o.rows * o.per_row, .shape = o.shape, .seed = (uint64_t)o.seed,
                          .max_row = (int32_t)o.max_row};
     mm_coo coo;
     double t0 = pc_time_now();
-    if (spmm_gen_coo(&p, &coo, &err))
+    if (spmm_gen_coo(&p, &coo, &err)) {
+        cli_selection_free(&sel);
+        cli_plugins_free(&o.plugins);
         return cli_usage_error("bench spmm", err.msg);
+    }
     fprintf(stderr, "bench: generated %s %lldx%lld, %lld entries in %.1f s\n", shape_names[o.shape],
             o.rows, o.rows, (long long)coo.nnz, pc_time_now() - t0);
     char casename[96];
@@ -252,11 +357,17 @@ static int bench_spmm(int argc, char **argv)
     spmm_matrix_init(&A, &coo);
     int status = CLI_OK;
     for (int k = 0; k < n && status == CLI_OK; k++)
-        if (sel[k] && bench_spmm_impl(spmm_impl_at(k), &A, &o, casename) < 0)
+        if (sel.sel[k] && bench_spmm_impl(spmm_impl_at(k), &A, &o, casename) < 0)
             status = CLI_FAILED;
+    int plugin_failed = 0; /* a plugin's failure stops only that plugin */
+    for (int k = n; k < sel.n && status == CLI_OK; k++)
+        if (sel.sel[k] && bench_spmm_plugin(sel.entry[k - n], &A, &o, casename) < 0)
+            plugin_failed = 1;
     spmm_matrix_free(&A);
     mm_coo_free(&coo);
-    return status;
+    cli_selection_free(&sel);
+    cli_plugins_free(&o.plugins);
+    return plugin_failed ? CLI_FAILED : status;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -265,9 +376,12 @@ int cmd_bench(int argc, char **argv)
         return bench_stream(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "spmm"))
         return bench_spmm(argc - 1, argv + 1);
+    FILE *f = argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr;
     fputs("usage: parcheck bench stream [--mib M] [--threads LIST]\n"
           "       parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]\n"
-          "                           [--threads LIST] [--impl LIST] [--reps R] [--seed S]\n",
-          argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr);
+          "                           [--threads LIST] [--impl LIST] [--reps R] [--seed S]\n"
+          "                           [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
+          "A plugin's SpMM entries join the sweep (only those --impl names, if it names one).\n",
+          f);
     return argc >= 2 && !strcmp(argv[1], "--help") ? CLI_OK : CLI_USAGE;
 }

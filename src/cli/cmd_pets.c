@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "check_fill.h"
+#include "cli_plugins.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_result.h"
 #include "pc_time.h"
 #include "pets.h"
+#include "pets/pets_check.h"
 #include "pets/pets_oracle.h"
 
 #define PETS_MAX_REPS 1000
@@ -19,11 +22,16 @@ static void pets_usage(FILE *f)
     fputs("usage: parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append]\n"
           "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
           "                     [--out-schedule F.csv|F.json]\n"
+          "                     [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
           "       parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           "Computes levels, ranks, priority order and the EFT schedule of GRAPH with each\n"
           "implementation and compares them with the oracle; the schedule is validated.\n"
           "--out-schedule writes the schedule of the first implementation that ran (CSV\n"
           "task,proc,start,finish when F ends in .csv, else JSON), as `pets check` reads it.\n",
+          f);
+    fputs(CLI_PLUGINS_USAGE, f);
+    fputs("A plugin entry writes processors and start times: its schedule must equal the\n"
+          "oracle's (schedule_equal) and is validated on its own (schedule_valid).\n",
           f);
     fputs("implementations:", f);
     for (int i = 0; i < pets_nimpls; i++)
@@ -173,6 +181,114 @@ out:
     pets_solution_free(&s);
 }
 
+/* Judges the schedule (proc, start) a plugin wrote: s receives it with the
+ * finish times (a task on a processor outside the graph, or with a start
+ * no schedule can have, gets finish = start: the validator names it); it
+ * must equal the oracle's ref (schedule_equal) and pass the validator of
+ * oracles/pets/pets_check.h (schedule_valid), whose violations are
+ * located. Sets r's metrics and status (pass, fail or error). */
+static void pets_judge_plugin(const pets_dag *dag, const pets_solution *ref, const int32_t *proc,
+                              const int64_t *start, pets_solution *s, pc_result *r)
+{
+    int32_t n = dag->ntasks;
+    s->makespan = 0;
+    for (int32_t t = 0; t < n; t++) {
+        s->order[t] = t;
+        s->proc[t] = proc[t];
+        s->start[t] = start[t];
+        int placed = proc[t] >= 0 && proc[t] < dag->nprocs && start[t] >= -PETS_CHECK_MAX_TIME &&
+                     start[t] <= PETS_CHECK_MAX_TIME;
+        s->finish[t] = start[t] + (placed ? dag->cost[(int64_t)t * dag->nprocs + proc[t]] : 0);
+        if (s->finish[t] > s->makespan)
+            s->makespan = s->finish[t];
+    }
+    int eq = sol_eq32(ref->proc, s->proc, n) && sol_eq64(ref->start, s->start, n) &&
+             sol_eq64(ref->finish, s->finish, n) && ref->makespan == s->makespan;
+    pc_error err;
+    pc_error_clear(&err);
+    int64_t *rows = pc_malloc_array((size_t)n * 2 + 1, sizeof *rows); /* task ids, proc ids */
+    if (!rows) {
+        pc_result_status(r, PC_STATUS_ERROR, "out of memory while validating the schedule");
+        return;
+    }
+    for (int32_t t = 0; t < n; t++) {
+        rows[t] = t + 1;
+        rows[n + t] = (int64_t)proc[t] + 1;
+    }
+    pets_check_report rep;
+    int rc = pets_check_schedule(dag, n, rows, rows + n, s->start, s->finish, 0, &rep, &err);
+    pc_free(rows);
+    if (rc != PC_OK && rc != PC_ERANGE) {
+        pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+        return;
+    }
+    int valid = rc == PC_OK && rep.valid;
+    pc_kv_bool(&r->metrics, "schedule_equal", eq);
+    pc_kv_bool(&r->metrics, "schedule_valid", valid);
+    pc_kv_int(&r->metrics, "makespan", s->makespan);
+    if (rc == PC_OK) {
+        pc_kv_int(&r->metrics, "lower_bound", rep.lower_bound);
+        pc_kv_num(&r->metrics, "slr", rep.slr);
+    }
+    if (rc == PC_ERANGE) {
+        pc_result_status(r, PC_STATUS_FAIL, "invalid schedule: %s", err.msg);
+    } else if (!valid) {
+        pc_result_status(r, PC_STATUS_FAIL, "invalid schedule: %s", rep.why);
+        check_fill_pets_where(r, &rep);
+    } else if (!eq) {
+        pc_result_status(r, PC_STATUS_FAIL,
+                         "differs from the oracle: schedule (a valid one, makespan %lld; the "
+                         "oracle's %lld)",
+                         (long long)s->makespan, (long long)ref->makespan);
+    } else {
+        pc_result_status(r, PC_STATUS_PASS, "%s", "");
+    }
+}
+
+/* Runs plugin entry e in its worker on dag and judges its first run
+ * (pets_judge_plugin); the last timed run must repeat it bit for bit (the
+ * oracle's schedule is one, so PARCHECK_F_VARIES changes nothing). Writes
+ * --out-schedule when no implementation did before. */
+static void pets_run_plugin(const plugin_entry *e, const cli_plugins *cp, const pets_dag *dag,
+                            int policy, const pets_solution *ref, int reps, pc_result *r,
+                            int *unavail, pets_save *save)
+{
+    cli_plugin_result_init(r, e);
+    plugin_opts po = cli_plugins_opts(cp, reps, pc_cli_default_threads());
+    po.fill = UINT64_MAX; /* processor -1, start -1: never written is invalid */
+    plugin_pets_in in = {.ntasks = dag->ntasks, .nprocs = dag->nprocs, .nedges = dag->nedges,
+                         .policy = policy == PETS_APPEND ? PARCHECK_PETS_APPEND
+                                                         : PARCHECK_PETS_INSERTION,
+                         .cost = dag->cost, .succ_off = dag->succ_off, .succ = dag->succ,
+                         .succ_comm = dag->succ_comm, .pred_off = dag->pred_off,
+                         .pred = dag->pred, .pred_comm = dag->pred_comm};
+    plugin_outcome out;
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = plugin_run_pets(e, &in, &po, &out, &err);
+    if (cli_plugin_outcome(r, rc, &err, &out, unavail)) {
+        r->throughput = r->seconds > 0 ? dag->ntasks / r->seconds : 0;
+        snprintf(r->unit, sizeof r->unit, "tasks/s");
+        pets_solution s;
+        if (pets_solution_alloc(&s, dag->ntasks, &err)) {
+            pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
+        } else {
+            pets_judge_plugin(dag, ref, out.first[0], out.first[1], &s, r);
+            if (r->status == PC_STATUS_PASS && !out.repeatable) {
+                pc_kv_bool(&r->metrics, "bitwise_repeatable", 0);
+                pc_result_status(r, PC_STATUS_FAIL, "result changed between repeated runs");
+            }
+            if (save->path && !save->done) {
+                save->rc = pets_schedule_write(save->path, dag, &s, save->graph, e->name,
+                                               save->policy, &save->err);
+                save->done = 1;
+            }
+            pets_solution_free(&s);
+        }
+    }
+    plugin_outcome_free(&out);
+}
+
 int cmd_pets(int argc, char **argv)
 {
     const char *graph = NULL, *impl = "all", *json = NULL, *out_schedule = NULL;
@@ -180,12 +296,19 @@ int cmd_pets(int argc, char **argv)
     int policy = PETS_INSERTION;
     pc_error err;
     pc_error_clear(&err);
+    cli_plugins cp;
+    cli_plugins_init(&cp);
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int t;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             pets_usage(stdout);
             return CLI_OK;
+        }
+        if ((t = cli_plugins_take(&cp, argc, argv, &i, &err)) != 0) {
+            if (t < 0)
+                return cli_usage_error("pets", err.msg);
+            continue;
         }
         if (!strcmp(argv[i], "--insertion")) {
             policy = PETS_INSERTION;
@@ -236,25 +359,31 @@ int cmd_pets(int argc, char **argv)
     if (!graph)
         return cli_usage_error("pets", "no GRAPH.dag given (see parcheck pets --help)");
     const char *names[16];
-    int sel[16], expl[16];
     for (int i = 0; i < pets_nimpls; i++)
         names[i] = pets_impls[i].name;
-    if (pc_cli_select(impl, names, pets_nimpls, sel, expl, &err))
-        return cli_usage_error("pets", err.msg);
+    cli_selection sel;
+    int code = cli_plugins_setup(&cp, "pets", PARCHECK_DOMAIN_PETS, impl, names, pets_nimpls,
+                                 pc_cli_default_threads(), &sel);
+    if (code != CLI_OK)
+        return code;
 
     pets_dag dag;
     if (pets_dag_read(graph, &dag, &err)) {
         fprintf(stderr, "%s\n", err.msg);
+        cli_selection_free(&sel);
+        cli_plugins_free(&cp);
         return CLI_USAGE;
     }
     pets_options o = {policy, (int)plat, (int)dev};
     pets_solution ref;
-    int code = CLI_OK;
-    pc_result res[16];
+    pc_result *res = pc_calloc((size_t)sel.n + 1, sizeof *res);
     int nres = 0;
-    if (pets_solution_alloc(&ref, dag.ntasks, &err)) {
-        fprintf(stderr, "parcheck pets: %s\n", err.msg);
+    if (!res || pets_solution_alloc(&ref, dag.ntasks, &err)) {
+        fprintf(stderr, "parcheck pets: %s\n", res ? err.msg : "out of memory for the results");
+        pc_free(res);
         pets_dag_free(&dag);
+        cli_selection_free(&sel);
+        cli_plugins_free(&cp);
         return CLI_FAILED;
     }
     double t0 = pc_time_now();
@@ -270,14 +399,19 @@ int cmd_pets(int argc, char **argv)
     }
     int any_unavail = 0;
     pets_save save = {out_schedule, graph, policy, 0, PC_OK, {0, ""}};
-    for (int i = 0; i < pets_nimpls; i++) {
-        if (!sel[i])
+    for (int i = 0; i < sel.n; i++) {
+        if (!sel.sel[i])
             continue;
         pc_result *r = &res[nres++];
-        pc_result_init(r, pets_impls[i].name);
         int unavail = 0;
-        pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, (int)reps, r, &unavail, &save);
-        if (unavail && expl[i])
+        if (i < pets_nimpls) {
+            pc_result_init(r, pets_impls[i].name);
+            pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, (int)reps, r, &unavail, &save);
+        } else {
+            pets_run_plugin(sel.entry[i - pets_nimpls], &cp, &dag, policy, &ref, (int)reps, r,
+                            &unavail, &save);
+        }
+        if (unavail && sel.expl[i])
             any_unavail = 1;
     }
     pc_run run = {.domain = "pets", .oracle_name = "pets-oracle (adjacency lists, exact integers)",
@@ -299,7 +433,7 @@ int cmd_pets(int argc, char **argv)
         }
     }
     if (!json || strcmp(json, "-") != 0)
-        pc_run_print_table(stdout, &run);
+        cli_plugins_print_table(stdout, &run);
     code = pc_run_exit_code(&run) ? CLI_FAILED : any_unavail ? CLI_UNAVAILABLE : CLI_OK;
     if (out_schedule && save.rc) {
         fprintf(stderr, "%s\n", save.err.msg);
@@ -314,6 +448,9 @@ out:
     pets_solution_free(&ref);
     pets_dag_free(&dag);
     pets_ocl_release();
+    pc_free(res);
+    cli_selection_free(&sel);
+    cli_plugins_free(&cp);
     return code;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_plugins.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_file.h"
@@ -14,7 +15,8 @@
 #include "sa/sa_oracle.h"
 
 #define SA_USAGE "usage: parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] " \
-                 "[--json FILE|-] [--out-sa F] [--out-lcp F]\n"
+                 "[--json FILE|-] [--out-sa F] [--out-lcp F]\n" \
+                 "                   [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
 #define GEN_USAGE "usage: parcheck gen text (--bytes B | --budget BYTES) " \
                   "--kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F " \
                   "[--train FILE...]\n"
@@ -36,7 +38,7 @@ typedef struct sa_opts {
     long long reps, np, threads;
 } sa_opts;
 
-static int sa_parse(int argc, char **argv, sa_opts *o, int *help)
+static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *help)
 {
     pc_error err;
     pc_error_clear(&err);
@@ -49,7 +51,9 @@ static int sa_parse(int argc, char **argv, sa_opts *o, int *help)
             *help = 1;
             return PC_OK;
         }
-        if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
+        if ((rc = cli_plugins_take(cp, argc, argv, &i, &err)) != 0) {
+            if (rc < 0) break;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
             if (rc < 0) break;
             o->impl = v;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) != 0) {
@@ -216,14 +220,102 @@ static int sa_run_impl(const sa_impl *impl, const sa_opts *o, sa_ref *ref, pc_re
     return rc;
 }
 
+/* A plugin's n-element output (int32, or int64 when wide) as a fresh
+ * int32 array; a wide value outside int32 becomes -1, which no check
+ * accepts as a position or a length. NULL when out of memory. */
+static int32_t *sa_plugin_copy(const void *src, int wide, int32_t n)
+{
+    int32_t *a = pc_malloc_array((size_t)n + 1, sizeof *a);
+    if (!a || n == 0)
+        return a;
+    if (!wide) {
+        memcpy(a, src, sizeof *a * (size_t)n);
+        return a;
+    }
+    const int64_t *w = src;
+    for (int32_t i = 0; i < n; i++)
+        a[i] = w[i] >= INT32_MIN && w[i] <= INT32_MAX ? (int32_t)w[i] : -1;
+    return a;
+}
+
+/* Runs plugin entry e in its worker and judges its first run as
+ * sa_run_impl judges a built-in (same checks, same cross-check with the
+ * first implementation that passed); without PARCHECK_F_LCP the LCP is
+ * Kasai's, computed here once the suffix array is known to be one.
+ * Returns PC_EUNAVAIL when the entry was skipped, else as sa_run_impl. */
+static int sa_run_plugin(const plugin_entry *e, const cli_plugins *cp, const sa_opts *o,
+                         sa_ref *ref, pc_result *r, int32_t **keep_sa, int32_t **keep_lcp)
+{
+    cli_plugin_result_init(r, e);
+    plugin_opts po = cli_plugins_opts(cp, (int)o->reps, (int)o->threads);
+    po.fill = UINT64_MAX; /* -1 in every slot: never a position nor a length */
+    plugin_sa_in in = {.text = ref->T, .n = ref->n};
+    plugin_outcome out;
+    pc_error err;
+    pc_error_clear(&err);
+    int skipped = 0;
+    int rc = plugin_run_sa(e, &in, &po, &out, &err);
+    if (!cli_plugin_outcome(r, rc, &err, &out, &skipped)) {
+        plugin_outcome_free(&out);
+        return skipped ? PC_EUNAVAIL : PC_EINVAL;
+    }
+    int32_t n = ref->n;
+    int wide = (e->flags & PARCHECK_F_INT64) != 0;
+    int32_t *SA = sa_plugin_copy(out.first[0], wide, n);
+    int32_t *LCP = NULL;
+    if (SA && (e->flags & PARCHECK_F_LCP))
+        LCP = sa_plugin_copy(out.first[1], wide, n);
+    else if (SA)
+        LCP = pc_malloc_array((size_t)n + 1, sizeof *LCP);
+    rc = SA && LCP ? PC_OK : pc_error_nomem(&err, "copying the plugin's suffix array");
+    r->throughput = r->seconds > 0 ? n / 1e6 / r->seconds : 0;
+    snprintf(r->unit, sizeof r->unit, "MB/s");
+    pc_kv_int(&r->timings, "threads", o->threads);
+    if (rc == PC_OK && !(e->flags & PARCHECK_F_LCP)) {
+        /* Kasai indexes the text by SA: only a permutation may reach it */
+        rc = sa_oracle_check_sa(ref->T, n, SA, &err);
+        if (rc == PC_OK)
+            rc = sa_lcp_kasai(ref->T, SA, n, LCP, (int)o->threads, &err);
+        if (rc == PC_EVERIFY) {
+            pc_kv_bool(&r->metrics, "sa_equal", 0);
+            pc_kv_bool(&r->metrics, "lcp_equal", 0);
+        }
+    }
+    if (rc == PC_OK)
+        rc = sa_validate(ref, r, SA, LCP, &err);
+    /* A suffix array and its LCP are unique, so two runs that differ cannot
+     * both be right, PARCHECK_F_VARIES or not. */
+    if (rc == PC_OK && !out.repeatable) {
+        pc_kv_bool(&r->metrics, "bitwise_repeatable", 0);
+        rc = pc_error_set(&err, PC_EVERIFY, NULL, 0, "result changed between repeated runs");
+    }
+    if (rc == PC_OK) {
+        pc_result_status(r, PC_STATUS_PASS, "%s", "");
+        if (!ref->sa) {
+            ref->sa = *keep_sa = SA;
+            ref->lcp = *keep_lcp = LCP;
+            SA = LCP = NULL;
+        }
+    } else {
+        pc_result_status(r, rc == PC_EVERIFY ? PC_STATUS_FAIL : PC_STATUS_ERROR, "%s", err.msg);
+    }
+    pc_free(SA);
+    pc_free(LCP);
+    plugin_outcome_free(&out);
+    return rc;
+}
+
 int cmd_sa(int argc, char **argv)
 {
     sa_opts o;
+    cli_plugins cp;
+    cli_plugins_init(&cp);
     int help;
-    if (sa_parse(argc, argv, &o, &help) != PC_OK)
+    if (sa_parse(argc, argv, &o, &cp, &help) != PC_OK)
         return CLI_USAGE;
     if (help) {
         fputs(SA_USAGE, stdout);
+        fputs(CLI_PLUGINS_USAGE, stdout);
         fputs("implementations:\n", stdout);
         cmd_sa_list(stdout);
         return CLI_OK;
@@ -231,29 +323,30 @@ int cmd_sa(int argc, char **argv)
     int nimpl;
     const sa_impl *impls = sa_impls(&nimpl);
     const char *names[SA_MAX_IMPLS];
-    int sel[SA_MAX_IMPLS], expl[SA_MAX_IMPLS];
     for (int k = 0; k < nimpl; k++)
         names[k] = impls[k].name;
+    cli_selection sel;
+    int code = cli_plugins_setup(&cp, "sa", PARCHECK_DOMAIN_SA, o.impl, names, nimpl,
+                                 (int)o.threads, &sel);
+    if (code != CLI_OK)
+        return code;
     pc_error err;
     pc_error_clear(&err);
-    if (pc_cli_select(o.impl, names, nimpl, sel, expl, &err) != PC_OK)
-        return cli_usage_error("sa", err.msg);
-
     uint8_t *T = NULL;
     int32_t n = 0;
     int rc = sa_read_text(o.path, &T, &n, &err);
-    if (rc != PC_OK) {
+    pc_result *results = rc == PC_OK ? pc_calloc((size_t)sel.n + 1, sizeof *results) : NULL;
+    if (!results) {
+        if (rc == PC_OK)
+            pc_error_nomem(&err, "allocating the results");
         fprintf(stderr, "%s\n", err.msg);
-        return rc == PC_ENOMEM ? CLI_FAILED : CLI_USAGE;
+        pc_free(T);
+        cli_selection_free(&sel);
+        cli_plugins_free(&cp);
+        return rc == PC_OK || rc == PC_ENOMEM ? CLI_FAILED : CLI_USAGE;
     }
     sa_ref ref = { .T = T, .n = n };
     int exit_code = CLI_OK;
-    pc_result *results = pc_calloc((size_t)nimpl, sizeof *results);
-    if (!results) {
-        pc_free(T);
-        fprintf(stderr, "parcheck sa: out of memory\n");
-        return CLI_FAILED;
-    }
     if (n <= SA_ORACLE_NAIVE_MAX) {
         double t0 = pc_time_now();
         ref.naive = pc_malloc_array((size_t)n + 1, sizeof *ref.naive);
@@ -262,19 +355,26 @@ int cmd_sa(int argc, char **argv)
             pc_free(ref.naive);
             pc_free(results);
             pc_free(T);
+            cli_selection_free(&sel);
+            cli_plugins_free(&cp);
             return CLI_FAILED;
         }
         ref.oracle_s += pc_time_now() - t0;
     }
     int32_t *keep_sa = NULL, *keep_lcp = NULL;
     int nres = 0, unavailable = 0;
-    for (int k = 0; k < nimpl; k++) {
-        if (!sel[k])
+    for (int k = 0; k < sel.n; k++) {
+        if (!sel.sel[k])
             continue;
         pc_result *r = &results[nres++];
-        pc_result_init(r, impls[k].name);
-        int irc = sa_run_impl(&impls[k], &o, &ref, r, &keep_sa, &keep_lcp);
-        if (irc == PC_EUNAVAIL && expl[k])
+        int irc;
+        if (k < nimpl) {
+            pc_result_init(r, impls[k].name);
+            irc = sa_run_impl(&impls[k], &o, &ref, r, &keep_sa, &keep_lcp);
+        } else {
+            irc = sa_run_plugin(sel.entry[k - nimpl], &cp, &o, &ref, r, &keep_sa, &keep_lcp);
+        }
+        if (irc == PC_EUNAVAIL && sel.expl[k])
             unavailable = 1;
     }
     static const char *const metrics[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
@@ -291,7 +391,7 @@ int cmd_sa(int argc, char **argv)
             exit_code = CLI_USAGE;
         }
     } else {
-        pc_run_print_table(stdout, &run);
+        cli_plugins_print_table(stdout, &run);
     }
     if (exit_code == CLI_OK) {
         exit_code = pc_run_exit_code(&run) ? CLI_FAILED : unavailable ? CLI_UNAVAILABLE : CLI_OK;
@@ -314,6 +414,8 @@ int cmd_sa(int argc, char **argv)
     pc_free(ref.naive);
     pc_free(results);
     pc_free(T);
+    cli_selection_free(&sel);
+    cli_plugins_free(&cp);
     return exit_code;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_spmm_plugin.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_npy.h"
@@ -25,14 +26,17 @@ typedef struct spmm_opts {
     long long K, reps, threads, seed;
 } spmm_opts;
 
-static int spmm_parse(int argc, char **argv, spmm_opts *o, pc_error *err)
+static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_error *err)
 {
     *o = (spmm_opts){.impl = "all", .xkind = "auto", .K = 4, .reps = 5,
                      .threads = pc_cli_default_threads(), .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int rc;
-        if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, err)) != 0) {
+        if ((rc = cli_plugins_take(cp, argc, argv, &i, err)) != 0) {
+            if (rc < 0)
+                return rc;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, err)) != 0) {
             if (rc < 0 || pc_cli_parse_long("--k", v, 1, 4096, &o->K, err))
                 return PC_EINVAL;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, err)) != 0) {
@@ -79,11 +83,15 @@ static void spmm_usage(FILE *f)
 {
     fputs("usage: parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T]\n"
           "                     [--seed S] [--x real|int|auto] [--json FILE|-] [--out-y Y.npy]\n"
+          "                     [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
           "Runs Y = A*X for every selected implementation, checks each against the\n"
           "extended-precision oracle (|y - ref| <= 2 gamma_n (|A||X|), exact for integer\n"
           "inputs) and prints the verdict table or JSON. X is seeded; --x auto uses\n"
           "integer X for integer and pattern matrices. --out-y writes the Y of the first\n"
           "implementation that ran ('<f8', C order), e.g. for `parcheck spmm check`.\n",
+          f);
+    fputs(CLI_PLUGINS_USAGE, f);
+    fputs("A plugin entry is judged as the built-ins are (fp32 entries at single precision).\n",
           f);
 }
 
@@ -179,12 +187,7 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
     r->seconds = pc_time_median(times, (size_t)o->reps);
     r->throughput = r->seconds > 0 ? 2.0 * (double)A->coo->nnz * K / r->seconds * 1e-9 : 0.0;
     snprintf(r->unit, sizeof r->unit, "GFLOP/s");
-    pc_kv_num(&r->metrics, "max_rel_err", v.max_rel_err);
-    pc_kv_num(&r->metrics, "mean_rel_err", v.mean_rel_err);
-    pc_kv_num(&r->metrics, "max_err_over_bound", v.max_err_over_bound);
-    pc_kv_num(&r->metrics, "unit_roundoff", v.unit_roundoff);
-    pc_kv_int(&r->metrics, "entries_checked", v.checked);
-    pc_kv_bool(&r->metrics, "exact_required", orc->exact);
+    cli_spmm_verdict_metrics(r, &v, orc);
     pc_kv_num(&r->timings, "prepare_s", prep_s);
     if (tm.kernel_s >= 0) {
         pc_kv_num(&r->timings, "h2d_s", h2d / (double)o->reps);
@@ -199,8 +202,11 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
         fmt = spmm_ellnp_bytes(&A->ellnp);
     r->model_bytes = fmt + 8LL * ((long long)A->coo->cols + A->coo->rows) * K;
     r->peak_bytes = tm.device_bytes > 0 ? tm.device_bytes : pc_alloc_peak() - base;
-    if (!v.pass)
+    if (!v.pass) {
         pc_result_status(r, PC_STATUS_FAIL, "%s (%lld bad entries)", v.why, (long long)v.bad);
+        /* the Y that failed: the last run's when that verdict replaced the first's */
+        cli_spmm_locate(r, A->coo, X, K, threads, stable || !impl->varies ? Ycheck : Y);
+    }
     else if (!stable)
         pc_result_status(r, PC_STATUS_FAIL, "result changed between repeated runs");
     else
@@ -220,30 +226,40 @@ int cmd_spmm(int argc, char **argv)
         return CLI_OK;
     }
     spmm_opts o;
+    cli_plugins cp;
+    cli_plugins_init(&cp);
     pc_error err;
     pc_error_clear(&err);
-    if (spmm_parse(argc, argv, &o, &err)) {
+    if (spmm_parse(argc, argv, &o, &cp, &err)) {
         spmm_usage(stderr);
         return cli_usage_error("spmm", err.msg);
     }
     int n = spmm_impl_count();
-    int sel[64], expl[64];
-    if (spmm_impl_select(o.impl, sel, expl, &err))
-        return cli_usage_error("spmm", err.msg);
+    const char *names[64];
+    for (int k = 0; k < n; k++)
+        names[k] = spmm_impl_at(k)->name;
+    cli_selection sel;
+    int status = cli_plugins_setup(&cp, "spmm", PARCHECK_DOMAIN_SPMM, o.impl, names, n,
+                                   (int)o.threads, &sel);
+    if (status != CLI_OK)
+        return status;
 
     mm_coo coo;
     if (mm_read_file(o.path, &coo, &err)) {
         fprintf(stderr, "%s\n", err.msg);
+        cli_selection_free(&sel);
+        cli_plugins_free(&cp);
         return CLI_USAGE;
     }
     int ints = !strcmp(o.xkind, "int") ||
                (!strcmp(o.xkind, "auto") && coo.field != MM_FIELD_REAL);
     double *X = NULL;
     spmm_oracle orc;
-    int status = CLI_OK;
     if (spmm_make_x(coo.cols, (int)o.K, (uint64_t)o.seed, ints, &X, &err)) {
         fprintf(stderr, "parcheck spmm: %s\n", err.msg);
         mm_coo_free(&coo);
+        cli_selection_free(&sel);
+        cli_plugins_free(&cp);
         return CLI_FAILED;
     }
     double t0 = pc_time_now();
@@ -251,6 +267,8 @@ int cmd_spmm(int argc, char **argv)
         fprintf(stderr, "parcheck spmm: %s\n", err.msg);
         pc_free(X);
         mm_coo_free(&coo);
+        cli_selection_free(&sel);
+        cli_plugins_free(&cp);
         return CLI_FAILED;
     }
     pc_run run = {.domain = "spmm", .oracle_name = "spmm-coo-double-double",
@@ -263,7 +281,7 @@ int cmd_spmm(int argc, char **argv)
     pc_kv_int(&run.input, "duplicates", coo.duplicates);
     pc_kv_int(&run.input, "threads", o.threads);
     pc_kv_str(&run.input, "x", ints ? "int" : "real");
-    pc_result *results = pc_calloc((size_t)n, sizeof *results);
+    pc_result *results = pc_calloc((size_t)sel.n + 1, sizeof *results);
     if (!results) {
         fprintf(stderr, "parcheck spmm: out of memory\n");
         status = CLI_FAILED;
@@ -275,9 +293,18 @@ int cmd_spmm(int argc, char **argv)
     int unavailable = 0;
     const char *out_y = o.out_y;
     for (int k = 0; k < n; k++)
-        if (sel[k])
+        if (sel.sel[k])
             spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, &results[run.nresults++], &unavailable,
-                         expl[k], &out_y);
+                         sel.expl[k], &out_y);
+    for (int k = n; k < sel.n; k++) {
+        if (!sel.sel[k])
+            continue;
+        plugin_opts po = cli_plugins_opts(&cp, (int)o.reps, (int)o.threads);
+        int skipped = 0;
+        cli_spmm_plugin_run(sel.entry[k - n], &po, &A, &orc, X, (int)o.K, 1, &out_y,
+                            &results[run.nresults++], &skipped);
+        unavailable |= skipped && sel.expl[k];
+    }
     spmm_matrix_free(&A);
     if (o.json) {
         if (pc_run_save_json(o.json, &run, &err)) {
@@ -286,7 +313,7 @@ int cmd_spmm(int argc, char **argv)
         }
     }
     if (!o.json || strcmp(o.json, "-") != 0)
-        pc_run_print_table(stdout, &run);
+        cli_plugins_print_table(stdout, &run);
     if (status == CLI_OK)
         status = pc_run_exit_code(&run) ? CLI_FAILED : unavailable ? CLI_UNAVAILABLE : CLI_OK;
 out:
@@ -294,6 +321,8 @@ out:
     spmm_oracle_free(&orc);
     pc_free(X);
     mm_coo_free(&coo);
+    cli_selection_free(&sel);
+    cli_plugins_free(&cp);
     return status;
 }
 

@@ -3,14 +3,14 @@
 #include <string.h>
 
 #include "cli.h"
-#include "pc_config.h"
+#include "cli_plugins.h" /* cmd_list */
 #include "pc_version.h"
 #include "plugins.h"
 
 static void main_usage(FILE *f)
 {
     fputs("usage:\n"
-          "  parcheck list\n"
+          "  parcheck list [--plugin LIB.so ...]\n"
           "  parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T] [--seed S] [--out-y Y.npy] [--json FILE|-]\n"
           "  parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] [--json FILE|-] [--out-sa F] [--out-lcp F]\n"
           "  parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append] [--cl-platform P] [--cl-device D] [--out-schedule F.csv|F.json] [--json FILE|-]\n"
@@ -23,23 +23,10 @@ static void main_usage(FILE *f)
           "  parcheck sa check TEXT --sa F [--lcp F] [--width 32|64] [--json FILE|-]\n"
           "  parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           "  parcheck bench stream|spmm ...   timing sweeps as CSV (make bench)\n"
+          "  --plugin LIB.so (repeatable) on spmm, sa, pets, bench spmm and list adds a plugin's\n"
+          "  implementations (docs/README-plugins.md); --timeout S (default 60), --no-fork\n"
           "exit codes: 0 validated, 1 a validation failed, 2 bad usage or input, 3 requested implementation unavailable\n",
           f);
-}
-
-static int main_list(void)
-{
-    printf("parcheck %s\n", PC_VERSION);
-    printf("build: CUDA %s, OpenCL %s, MPI %s, divsufsort %s\n",
-           PC_HAVE_CUDA ? "yes" : "no", PC_HAVE_OPENCL ? "yes" : "no",
-           PC_HAVE_MPI ? "yes" : "no", PC_HAVE_DIVSUFSORT ? "yes" : "no");
-    printf("spmm:\n");
-    cmd_spmm_list(stdout);
-    printf("sa:\n");
-    cmd_sa_list(stdout);
-    printf("pets:\n");
-    cmd_pets_list(stdout);
-    return CLI_OK;
 }
 
 int main(int argc, char **argv)
@@ -60,7 +47,7 @@ int main(int argc, char **argv)
     if (!strcmp(c, "plugin-worker")) /* hidden: started by --plugin runs */
         return plugin_worker_main(argc - 1, argv + 1);
     if (!strcmp(c, "list"))
-        return main_list();
+        return cmd_list(argc - 1, argv + 1);
     /* `parcheck DOMAIN check ...` judges files another program wrote. */
     int check = argc > 2 && !strcmp(argv[2], "check");
     if (!strcmp(c, "spmm"))

@@ -34,3 +34,6 @@ $(PLUGIN_BENCH): tests/plugin/bench_plugin.c examples/plugins/spmm_omp_ok/spmm_o
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $< $(ORACLES) $(LIB) $(LDLIBS_ALL)
 tests: $(PLUGIN_BENCH)
+
+# The command-line suite runs parcheck itself on the examples and test plugins.
+$(BUILD)/tests/plugin/test_plugin_cli: $(PLUGIN_TP_SO) $(EXAMPLE_SO) $(PARCHECK)

@@ -21,40 +21,10 @@
 #include "pc_time.h"
 #include "pets.h"
 #include "pets/pets_oracle.h"
+#include "plugin_paths.h"
 #include "plugins.h"
 #include "sa/sa_oracle.h"
 #include "spmm/spmm_oracle.h"
-
-/* ---- where the plugins are ------------------------------------------------ */
-
-static char g_here[4096]; /* $(BUILD)/tests/plugin */
-
-static void find_here(void)
-{
-    ssize_t n = readlink("/proc/self/exe", g_here, sizeof g_here - 1);
-    g_here[n > 0 ? n : 0] = '\0';
-    char *slash = strrchr(g_here, '/');
-    if (slash)
-        *slash = '\0';
-}
-
-/* Path of test plugin tp_<v>.so. */
-static const char *tp(const char *v)
-{
-    static char buf[8][4200];
-    static int next;
-    char *b = buf[next++ % 8];
-    snprintf(b, sizeof buf[0], "%s/tp_%s.so", g_here, v);
-    return b;
-}
-
-/* Path of example <name>.so. */
-static const char *example(const char *name)
-{
-    static char b[4200];
-    snprintf(b, sizeof b, "%s/../../examples/%s.so", g_here, name);
-    return b;
-}
 
 static const char *const g_builtins[] = {"csr-serial", "csr-omp", "ell-omp"};
 
@@ -663,6 +633,6 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "plugin-worker"))
         return plugin_worker_main(argc - 1, argv + 1);
-    find_here();
+    plugin_paths_init();
     return pc_test_run(suite_plugin());
 }
