@@ -123,7 +123,7 @@ plugin_run() {
   "$root/bin/parcheck" gen matrix --rows 300 --cols 200 --nnz 3000 --shape uniform --seed 3 \
     -o "$stage/a.mtx" &&
   "$root/bin/parcheck" spmm "$stage/a.mtx" --k 4 --reps 1 --threads 2 \
-    --plugin "$stage/spmm_omp_ok.so" --impl spmm-omp-ok | tee /dev/stderr | grep -q 'spmm-omp-ok *pass'
+    --plugin "$stage/spmm_omp_ok.so" --impl spmm-omp-ok | tee /dev/stderr | grep -q 'spmm-omp-ok \[plugin\] *pass'
 }
 if "$root/bin/parcheck" spmm --help 2>&1 | grep -q -- '--plugin'; then
   step "plugin spmm_omp_ok run by the installed parcheck: pass" plugin_run
