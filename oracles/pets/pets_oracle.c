@@ -53,14 +53,14 @@ typedef struct ival {
 static int64_t earliest_insert(const ival *iv, int32_t cnt, int64_t ready, int64_t w)
 {
     int64_t t = ready;
-    int32_t lo = 0, hi = cnt;
-    while (hi - lo > 1) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (iv[mid - 1].f <= ready)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    /* Intervals are sorted and disjoint, so their finishes never decrease:
+     * every interval before one that ends by `ready` ends by it too, and
+     * the scan below would only skip them. Ready times mostly land near
+     * the latest intervals, so the start is found by steps of 1, 2, 4, ...
+     * back from the end (any lo with iv[lo - 1].f <= ready gives the same t). */
+    int32_t lo = cnt;
+    for (int32_t step = 1; lo > 0 && iv[lo - 1].f > ready; step *= 2)
+        lo = lo > step ? lo - step : 0;
     for (int32_t j = lo; j < cnt; j++) {
         if (iv[j].f <= t)
             continue;
@@ -82,8 +82,9 @@ int pets_oracle_solve(const pets_dag *dag, int policy, pets_solution *out, pc_er
     int32_t *in_next = pc_malloc_array((size_t)m + 1, sizeof *in_next);
     ival **ivs = pc_calloc((size_t)P, sizeof *ivs);
     int32_t *cnt = pc_calloc((size_t)P, sizeof *cnt);
+    int64_t *rdy = pc_malloc_array((size_t)P, sizeof *rdy);
     int rc = PC_OK;
-    if (!topo || !tmp || !acc_p || !dtc || !in_head || !in_next || !ivs || !cnt) {
+    if (!topo || !tmp || !acc_p || !dtc || !in_head || !in_next || !ivs || !cnt || !rdy) {
         rc = pc_error_nomem(err, "PETS oracle");
         goto out;
     }
@@ -130,14 +131,20 @@ int pets_oracle_solve(const pets_dag *dag, int policy, pets_solution *out, pc_er
         int32_t v = out->order[k];
         int64_t best_f = -1, best_s = 0;
         int32_t best_p = -1;
-        for (int32_t p = 0; p < P; p++) {
-            int64_t ready = 0;
-            for (int32_t e = in_head[v]; e >= 0; e = in_next[e]) {
-                int32_t u = dag->edge_from[e];
-                int64_t r = out->finish[u] + (out->proc[u] == p ? 0 : dag->edge_comm[e]);
-                if (r > ready)
-                    ready = r;
+        /* data-ready time on each processor: each predecessor read once */
+        for (int32_t p = 0; p < P; p++)
+            rdy[p] = 0;
+        for (int32_t e = in_head[v]; e >= 0; e = in_next[e]) {
+            int32_t u = dag->edge_from[e], pu = out->proc[u];
+            int64_t fu = out->finish[u], cu = dag->edge_comm[e];
+            for (int32_t p = 0; p < P; p++) {
+                int64_t r = fu + (pu == p ? 0 : cu);
+                if (r > rdy[p])
+                    rdy[p] = r;
             }
+        }
+        for (int32_t p = 0; p < P; p++) {
+            int64_t ready = rdy[p];
             int64_t w = dag->cost[(size_t)v * P + p], st;
             if (policy == PETS_INSERTION) {
                 st = earliest_insert(ivs[p], cnt[p], ready, w);
@@ -175,6 +182,7 @@ out:
             pc_free(ivs[p]);
     pc_free(ivs);
     pc_free(cnt);
+    pc_free(rdy);
     pc_free(topo);
     pc_free(tmp);
     pc_free(acc_p);
