@@ -12,9 +12,15 @@
 extern "C" {
 #endif
 
-/* 1 when a CUDA device can be used; else 0, with "no CUDA device (...)"
- * in why (when why_len > 0). Probed once per process: cudaGetDeviceCount
- * is slow-ish and its answer does not change. */
+/* The reason given when the machine has no NVIDIA driver or no GPU: one
+ * sentence, so that reports and `parcheck list` can group the rows it
+ * skips. */
+#define PC_CUDA_NO_DEVICE "no NVIDIA driver or GPU on this machine"
+
+/* 1 when a CUDA device can be used; else 0, with the reason in why (when
+ * why_len > 0): PC_CUDA_NO_DEVICE, "NVIDIA driver too old for this CUDA
+ * runtime (...)" or "CUDA unusable (...)". Probed once per process:
+ * cudaGetDeviceCount is slow-ish and its answer does not change. */
 int pc_cuda_probe(char *why, size_t why_len);
 
 #ifdef __CUDACC__

@@ -53,7 +53,7 @@ int plugin_dev_open(char *msg, size_t msg_len)
     }
     int n = 0;
     if (g_dev.count(&n) != 0 || n < 1) {
-        snprintf(msg, msg_len, "no CUDA device");
+        snprintf(msg, msg_len, "no NVIDIA driver or GPU on this machine");
         return PARCHECK_EUNAVAIL;
     }
     g_dev.lib = lib;

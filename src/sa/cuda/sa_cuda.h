@@ -9,7 +9,7 @@
  * device-memory model and the measurements.
  *
  * Built only when nvcc exists (PC_HAVE_CUDA, SA_WITH_CUDA); at run time
- * sa_cuda_available() answers "no CUDA device ..." on a machine without
+ * sa_cuda_available() answers with pc_cuda_probe's reason on a machine without
  * one, and every entry point then returns PC_EUNAVAIL. */
 #ifndef SA_CUDA_H
 #define SA_CUDA_H
@@ -45,7 +45,7 @@ typedef struct sa_cuda_stats {
     double s_upload, s_init, s_rounds, s_check, s_finish, s_lcp_host, s_total;
 } sa_cuda_stats;
 
-/* 1 when a CUDA device can be used; else 0 with "no CUDA device (...)" in
+/* 1 when a CUDA device can be used; else 0 with pc_cuda_probe's reason in
  * why. The answer is probed once per process. */
 int sa_cuda_available(char *why, size_t why_len);
 

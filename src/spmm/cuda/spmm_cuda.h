@@ -2,7 +2,7 @@
  *
  * One set of entry points serves every CUDA variant; the variant is the
  * spmm_impl.variant number below. Built only when nvcc exists
- * (PC_HAVE_CUDA); at run time available() reports "no CUDA device" on a
+ * (PC_HAVE_CUDA); at run time available() reports pc_cuda_probe's reason on a
  * machine without a GPU. Kernel time is measured with CUDA events, the
  * host<->device copies apart. */
 #ifndef SPMM_CUDA_H
