@@ -31,15 +31,26 @@ void cmd_spmm_list(FILE *f);
 void cmd_sa_list(FILE *f);
 void cmd_pets_list(FILE *f);
 
-/* Prints "parcheck: message" for a usage error and returns CLI_USAGE. */
+/* A usage error, in the one style every command shares: "parcheck cmd: msg"
+ * first, then "see 'parcheck cmd --help'", on stderr. Returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *msg);
 
-/* Prints "parcheck cmd: msg", then the command's usage text, on stderr;
- * returns CLI_USAGE. */
-int cli_usage_fail(const char *cmd, const char *msg, const char *usage);
+/* An error that more help would not fix (an unreadable plugin, no memory):
+ * "parcheck cmd: msg" on stderr. Returns CLI_USAGE. */
+int cli_error(const char *cmd, const char *msg);
 
-/* Prints one implementation line of `parcheck list`. */
+/* True when argv[i] asks for help (--help or -h). */
+int cli_is_help(const char *arg);
+
+/* Prints one implementation line of `parcheck list` (and of --help). An
+ * unavailable one carries a note number instead of its reason, so that a
+ * reason shared by a whole group (every CUDA entry on a machine without a
+ * GPU) is printed once, by cli_list_end. */
 void cli_list_line(FILE *f, const char *name, int available, const char *why,
                    const char *desc);
+
+/* Prints the reasons noted since the last call under "unavailable because:",
+ * one "  [n] reason" each, and forgets them. */
+void cli_list_end(FILE *f);
 
 #endif

@@ -67,7 +67,7 @@ int cli_plugins_load(cli_plugins *p, const char *cmd, const char *const *reserve
         pc_error_clear(&err);
         if (plugin_set_load(&p->set, p->paths[k], reserved, nreserved, &o, &err) != PC_OK) {
             plugin_set_free(&p->set);
-            return cli_usage_error(cmd, err.msg);
+            return cli_error(cmd, err.msg);
         }
     }
     return CLI_OK;

@@ -42,11 +42,13 @@ static int bench_parse_list(const char *opt, const char *s, long long lo, long l
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         long long x;
         if (*n >= BENCH_MAX_LIST || pc_cli_parse_long(opt, tok, lo, hi, &x, &err)) {
-            fprintf(stderr, "parcheck bench: %s\n", *n >= BENCH_MAX_LIST ? "list too long" : err.msg);
+            cli_usage_error("bench", *n >= BENCH_MAX_LIST ? "list too long" : err.msg);
             return -1;
         }
         v[(*n)++] = (int)x;
     }
+    if (!*n)
+        cli_usage_error("bench", "empty list");
     return *n ? 0 : -1;
 }
 
@@ -93,16 +95,18 @@ static int bench_stream(int argc, char **argv)
             if (rc < 0 || pc_cli_parse_long("--mib", v, 1, 1 << 20, &mib, &err))
                 return cli_usage_error("bench stream", err.msg);
         } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) != 0) {
-            if (rc < 0 || bench_parse_list("--threads", v, 1, 4096, threads, &nthreads))
+            if (rc < 0 || bench_parse_list("--threads", v, 1, PC_CLI_MAX_THREADS, threads, &nthreads))
                 return CLI_USAGE;
         } else {
-            return cli_usage_error("bench stream", "unknown argument");
+            char msg[300];
+            snprintf(msg, sizeof msg, "unknown argument '%s'", argv[i]);
+            return cli_usage_error("bench stream", msg);
         }
     }
     for (int t = 0; t < nthreads; t++) {
         double bw = bench_copy_bandwidth((size_t)mib << 20, threads[t], 10);
         if (bw <= 0)
-            return cli_usage_error("bench stream", "out of memory");
+            return cli_error("bench stream", "out of memory");
         printf("stream,copy-%lldMiB,copy,%d,,%.6f,%.3f,GB/s,read+write\n", mib, threads[t],
                2.0 * (double)(mib << 20) / bw, bw * 1e-9);
     }
@@ -307,13 +311,13 @@ static int bench_spmm(int argc, char **argv)
         } else if ((rc = pc_cli_take(argc, argv, &i, "--max-row", &v, &err)) != 0) {
             if (rc < 0 || pc_cli_parse_long("--max-row", v, 0, INT32_MAX, &o.max_row, &err)) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) != 0) {
-            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, 100000, &o.reps, &err)) break;
+            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, PC_CLI_MAX_REPS, &o.reps, &err)) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) != 0) {
             if (rc < 0 || pc_cli_parse_long("--seed", v, 0, INT64_MAX, &o.seed, &err)) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, &err)) != 0) {
             if (rc < 0 || bench_parse_list("--k", v, 1, 4096, o.ks, &o.nk)) return CLI_USAGE;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) != 0) {
-            if (rc < 0 || bench_parse_list("--threads", v, 1, 4096, o.threads, &o.nthreads)) return CLI_USAGE;
+            if (rc < 0 || bench_parse_list("--threads", v, 1, PC_CLI_MAX_THREADS, o.threads, &o.nthreads)) return CLI_USAGE;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
             if (rc < 0) break;
             o.impl = v;
@@ -370,18 +374,45 @@ static int bench_spmm(int argc, char **argv)
     return plugin_failed ? CLI_FAILED : status;
 }
 
-int cmd_bench(int argc, char **argv)
+/* The whole help of `parcheck bench`; the SpMM sweep's implementations
+ * with their availability when spmm is set. */
+static void bench_usage(FILE *f, int spmm)
 {
-    if (argc >= 2 && !strcmp(argv[1], "stream"))
-        return bench_stream(argc - 1, argv + 1);
-    if (argc >= 2 && !strcmp(argv[1], "spmm"))
-        return bench_spmm(argc - 1, argv + 1);
-    FILE *f = argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr;
     fputs("usage: parcheck bench stream [--mib M] [--threads LIST]\n"
           "       parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]\n"
           "                           [--threads LIST] [--impl LIST] [--reps R] [--seed S]\n"
           "                           [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
+          "Timing sweeps as CSV rows on stdout (make bench). stream: copy bandwidth per\n"
+          "thread count. spmm: a generated matrix, every K x thread count x implementation.\n"
           "A plugin's SpMM entries join the sweep (only those --impl names, if it names one).\n",
           f);
-    return argc >= 2 && !strcmp(argv[1], "--help") ? CLI_OK : CLI_USAGE;
+    if (spmm) {
+        fputs("implementations:\n", f);
+        cmd_spmm_list(f);
+        cli_list_end(f);
+    }
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    int help = argc >= 3 && cli_is_help(argv[2]);
+    if (argc >= 2 && !strcmp(argv[1], "stream")) {
+        if (help) {
+            bench_usage(stdout, 0);
+            return CLI_OK;
+        }
+        return bench_stream(argc - 1, argv + 1);
+    }
+    if (argc >= 2 && !strcmp(argv[1], "spmm")) {
+        if (help) {
+            bench_usage(stdout, 1);
+            return CLI_OK;
+        }
+        return bench_spmm(argc - 1, argv + 1);
+    }
+    if (argc >= 2 && cli_is_help(argv[1])) {
+        bench_usage(stdout, 1);
+        return CLI_OK;
+    }
+    return cli_usage_error("bench", argc >= 2 ? "the sweep is stream or spmm" : "which sweep? stream or spmm");
 }

@@ -45,11 +45,11 @@ int cmd_list(int argc, char **argv)
         }
         int rc = cli_plugins_take(&cp, argc, argv, &i, &err);
         if (rc < 0)
-            return cli_usage_fail("list", err.msg, LIST_USAGE);
+            return cli_usage_error("list", err.msg);
         if (rc == 0) {
             char msg[300];
             snprintf(msg, sizeof msg, "unexpected argument '%s'", argv[i]);
-            return cli_usage_fail("list", msg, LIST_USAGE);
+            return cli_usage_error("list", msg);
         }
     }
     const char *names[128];
@@ -69,6 +69,7 @@ int cmd_list(int argc, char **argv)
     printf("pets:\n");
     cmd_pets_list(stdout);
     cli_plugins_list(stdout, &cp, PARCHECK_DOMAIN_PETS);
+    cli_list_end(stdout);
     cli_plugins_free(&cp);
     return CLI_OK;
 }

@@ -15,7 +15,6 @@
 #include "pets/pets_check.h"
 #include "pets/pets_oracle.h"
 
-#define PETS_MAX_REPS 1000
 
 static void pets_usage(FILE *f)
 {
@@ -33,10 +32,9 @@ static void pets_usage(FILE *f)
     fputs("A plugin entry writes processors and start times: its schedule must equal the\n"
           "oracle's (schedule_equal) and is validated on its own (schedule_valid).\n",
           f);
-    fputs("implementations:", f);
-    for (int i = 0; i < pets_nimpls; i++)
-        fprintf(f, " %s", pets_impls[i].name);
-    fputc('\n', f);
+    fputs("implementations:\n", f);
+    cmd_pets_list(f);
+    cli_list_end(f);
 }
 
 void cmd_pets_list(FILE *f)
@@ -331,7 +329,7 @@ int cmd_pets(int argc, char **argv)
             continue;
         }
         if (!t && (t = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) == 1) {
-            if (pc_cli_parse_long("--reps", v, 1, PETS_MAX_REPS, &reps, &err))
+            if (pc_cli_parse_long("--reps", v, 1, PC_CLI_MAX_REPS, &reps, &err))
                 return cli_usage_error("pets", err.msg);
             continue;
         }
@@ -349,7 +347,7 @@ int cmd_pets(int argc, char **argv)
             return cli_usage_error("pets", err.msg);
         if (argv[i][0] == '-' && argv[i][1]) {
             char msg[300];
-            snprintf(msg, sizeof msg, "unknown option '%s' (see parcheck pets --help)", argv[i]);
+            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
             return cli_usage_error("pets", msg);
         }
         if (graph)
@@ -357,7 +355,7 @@ int cmd_pets(int argc, char **argv)
         graph = argv[i];
     }
     if (!graph)
-        return cli_usage_error("pets", "no GRAPH.dag given (see parcheck pets --help)");
+        return cli_usage_error("pets", "no GRAPH.dag given");
     const char *names[16];
     for (int i = 0; i < pets_nimpls; i++)
         names[i] = pets_impls[i].name;
@@ -513,7 +511,7 @@ int cmd_gen_dag(int argc, char **argv)
             return cli_usage_error("gen dag", err.msg);
         } else {
             char msg[300];
-            snprintf(msg, sizeof msg, "unexpected argument '%s' (see parcheck gen dag --help)", argv[i]);
+            snprintf(msg, sizeof msg, "unexpected argument '%s'", argv[i]);
             return cli_usage_error("gen dag", msg);
         }
     }
@@ -589,7 +587,7 @@ int cmd_dag_import(int argc, char **argv)
             return cli_usage_error("dag import", err.msg);
         } else if (argv[i][0] == '-' && argv[i][1]) {
             char msg[300];
-            snprintf(msg, sizeof msg, "unknown option '%s' (see parcheck dag import --help)", argv[i]);
+            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
             return cli_usage_error("dag import", msg);
         } else if (!fmt) {
             fmt = argv[i];

@@ -56,7 +56,7 @@ static int parse_args(int argc, char **argv, check_args *a, int *help)
             return cli_usage_error("pets check", err.msg);
         else if (argv[i][0] == '-' && argv[i][1]) {
             char msg[300];
-            snprintf(msg, sizeof msg, "unknown option '%s' (see parcheck pets check --help)", argv[i]);
+            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
             return cli_usage_error("pets check", msg);
         } else if (a->graph)
             return cli_usage_error("pets check", "more than one graph given");
@@ -64,7 +64,7 @@ static int parse_args(int argc, char **argv, check_args *a, int *help)
             a->graph = argv[i];
     }
     if (!a->graph)
-        return cli_usage_error("pets check", "no GRAPH.dag given (see parcheck pets check --help)");
+        return cli_usage_error("pets check", "no GRAPH.dag given");
     if (!a->schedule)
         return cli_usage_error("pets check", "--schedule S.csv|S.json is required");
     return CLI_OK;

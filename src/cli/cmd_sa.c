@@ -57,11 +57,11 @@ static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *hel
             if (rc < 0) break;
             o->impl = v;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--reps", &v, &err)) != 0) {
-            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, 1000, &o->reps, &err)) break;
+            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, PC_CLI_MAX_REPS, &o->reps, &err)) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--np", &v, &err)) != 0) {
             if (rc < 0 || pc_cli_parse_long("--np", v, 1, 4096, &o->np, &err)) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) != 0) {
-            if (rc < 0 || pc_cli_parse_long("--threads", v, 1, 1024, &o->threads, &err)) break;
+            if (rc < 0 || pc_cli_parse_long("--threads", v, 1, PC_CLI_MAX_THREADS, &o->threads, &err)) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--json", &v, &err)) != 0) {
             if (rc < 0) break;
             o->json = v;
@@ -84,7 +84,7 @@ static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *hel
     if (!err.code && !o->path)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "no input FILE");
     if (err.code) {
-        cli_usage_fail("sa", err.msg, SA_USAGE);
+        cli_usage_error("sa", err.msg);
         return err.code;
     }
     return PC_OK;
@@ -318,6 +318,7 @@ int cmd_sa(int argc, char **argv)
         fputs(CLI_PLUGINS_USAGE, stdout);
         fputs("implementations:\n", stdout);
         cmd_sa_list(stdout);
+        cli_list_end(stdout);
         return CLI_OK;
     }
     int nimpl;
@@ -490,9 +491,7 @@ int cmd_gen_text(int argc, char **argv)
     if (!err.code && ntrain && kind != SA_GEN_TEXT)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "--train applies to --kind text only");
     if (err.code) {
-        cli_usage_error("gen text", err.msg);
-        fputs(GEN_USAGE, stderr);
-        return CLI_USAGE;
+        return cli_usage_error("gen text", err.msg);
     }
     /* the seed's sizing: a memory budget of 21 bytes per input byte */
     size_t n = (size_t)(bytes >= 0 ? bytes : budget / 21);

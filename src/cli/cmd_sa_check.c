@@ -67,7 +67,7 @@ static int check_parse(int argc, char **argv, check_opts *o, int *help)
     if (!err.code && !o->sa)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "no suffix array (--sa F)");
     if (err.code) {
-        cli_usage_fail("sa check", err.msg, CHECK_USAGE);
+        cli_usage_error("sa check", err.msg);
         return err.code;
     }
     return PC_OK;

@@ -44,10 +44,10 @@ static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_e
                 return rc;
             o->impl = v;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--reps", &v, err)) != 0) {
-            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, 100000, &o->reps, err))
+            if (rc < 0 || pc_cli_parse_long("--reps", v, 1, PC_CLI_MAX_REPS, &o->reps, err))
                 return PC_EINVAL;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--threads", &v, err)) != 0) {
-            if (rc < 0 || pc_cli_parse_long("--threads", v, 1, 4096, &o->threads, err))
+            if (rc < 0 || pc_cli_parse_long("--threads", v, 1, PC_CLI_MAX_THREADS, &o->threads, err))
                 return PC_EINVAL;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--seed", &v, err)) != 0) {
             if (rc < 0 || pc_cli_parse_long("--seed", v, 0, INT64_MAX, &o->seed, err))
@@ -93,6 +93,9 @@ static void spmm_usage(FILE *f)
     fputs(CLI_PLUGINS_USAGE, f);
     fputs("A plugin entry is judged as the built-ins are (fp32 entries at single precision).\n",
           f);
+    fputs("implementations:\n", f);
+    cmd_spmm_list(f);
+    cli_list_end(f);
 }
 
 /* Runs one implementation: check run on a poisoned Y, then timed runs that
@@ -230,10 +233,8 @@ int cmd_spmm(int argc, char **argv)
     cli_plugins_init(&cp);
     pc_error err;
     pc_error_clear(&err);
-    if (spmm_parse(argc, argv, &o, &cp, &err)) {
-        spmm_usage(stderr);
+    if (spmm_parse(argc, argv, &o, &cp, &err))
         return cli_usage_error("spmm", err.msg);
-    }
     int n = spmm_impl_count();
     const char *names[64];
     for (int k = 0; k < n; k++)
@@ -336,7 +337,7 @@ int cmd_gen_matrix(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int rc = 0;
-        if (!strcmp(argv[i], "--help")) {
+        if (cli_is_help(argv[i])) {
             puts("usage: parcheck gen matrix --rows M --cols N --nnz Z --shape uniform|banded|powerlaw|denserows\n"
                  "                           --seed S [--int] [--max-row L] -o F.mtx");
             return CLI_OK;

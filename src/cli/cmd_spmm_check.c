@@ -74,7 +74,7 @@ static int check_parse(int argc, char **argv, check_opts *o, pc_error *err)
             (rc = take_str(argc, argv, &i, "--name", &o->name, err)) ||
             (rc = take_num(argc, argv, &i, "--k", 1, 4096, &o->K, err)) ||
             (rc = take_num(argc, argv, &i, "--seed", 0, INT64_MAX, &o->seed, err)) ||
-            (rc = take_num(argc, argv, &i, "--threads", 1, 4096, &o->threads, err))) {
+            (rc = take_num(argc, argv, &i, "--threads", 1, PC_CLI_MAX_THREADS, &o->threads, err))) {
             if (rc < 0)
                 return PC_EINVAL;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -232,10 +232,8 @@ int cmd_spmm_check(int argc, char **argv)
     check_opts o;
     pc_error err;
     pc_error_clear(&err);
-    if (check_parse(argc, argv, &o, &err)) {
-        check_usage(stderr);
+    if (check_parse(argc, argv, &o, &err))
         return cli_usage_error("spmm check", err.msg);
-    }
     check_data d;
     memset(&d, 0, sizeof d);
     double t0 = pc_time_now();
@@ -320,7 +318,7 @@ int cmd_gen_x(int argc, char **argv)
     const char *out = NULL, *kind = "real";
     for (int i = 1; i < argc && !err.msg[0]; i++) {
         int rc;
-        if (!strcmp(argv[i], "--help")) {
+        if (cli_is_help(argv[i])) {
             puts("usage: parcheck gen x --rows N --k K --seed S [--x real|int] -o X.npy|X.mtx\n"
                  "Writes the N x K dense X that `parcheck spmm check --seed S` regenerates:\n"
                  "real = uniform in [-1, 1), int = integers in [-8, 8]. .npy: '<f8' C order;\n"

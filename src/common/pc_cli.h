@@ -4,6 +4,13 @@
 
 #include "pc_error.h"
 
+/* The limits every subcommand applies to the options they share, so that one
+ * option means the same everywhere. A median over more than a thousand
+ * repetitions says nothing that a thousand do not, and each repetition's
+ * time is kept; 4096 threads is past any machine parcheck runs on. */
+#define PC_CLI_MAX_REPS 1000
+#define PC_CLI_MAX_THREADS 4096
+
 /* If argv[*i] is the option opt ("--k"), stores its value (the next
  * argument, or the text after "--k=") in *val, advances *i past it and
  * returns 1. Returns 0 when argv[*i] is another option, and PC_EINVAL (with
