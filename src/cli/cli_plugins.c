@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 
@@ -193,40 +194,33 @@ int cli_plugin_outcome(pc_result *r, int rc, const pc_error *err, const plugin_o
     return 1;
 }
 
-/* Rows whose names cli_plugins_print_table saves on the stack: beyond, on
- * the heap (marks are left out if that fails). */
-#define CLI_MARK_STACK 128
+void cli_table_row(FILE *f, const pc_run *run, const pc_result *r)
+{
+    /* the name is marked for the table alone (JSON keeps the --impl name) */
+    static const char mark[] = " [plugin]";
+    char name[sizeof r->impl];
+    size_t len = strnlen(r->impl, sizeof r->impl);
+    memcpy(name, r->impl, len);
+    name[len] = '\0';
+    if (cli_result_is_plugin(r)) {
+        size_t room = sizeof name - sizeof mark; /* name chars that fit before it */
+        if (len > room) { /* a long name loses its end to the mark: "name~ [plugin]" */
+            len = room;
+            name[room - 1] = '~';
+        }
+        memcpy(name + len, mark, sizeof mark);
+    }
+    cli_progress_clear();
+    pc_run_print_row(f, run, r, name);
+}
 
 void cli_plugins_print_table(FILE *f, const pc_run *run)
 {
-    /* the names are marked for the table alone (JSON keeps the --impl
-     * name), so they are put back afterwards */
-    char stack[CLI_MARK_STACK][sizeof run->results[0].impl];
-    char(*saved)[sizeof run->results[0].impl] = stack;
-    if (run->nresults > CLI_MARK_STACK)
-        saved = pc_malloc_array((size_t)run->nresults, sizeof *saved);
-    if (saved) {
-        for (int k = 0; k < run->nresults; k++) {
-            pc_result *r = &run->results[k];
-            memcpy(saved[k], r->impl, sizeof r->impl);
-            if (!cli_result_is_plugin(r))
-                continue;
-            static const char mark[] = " [plugin]";
-            size_t room = sizeof r->impl - sizeof mark; /* name chars that fit before it */
-            size_t len = strnlen(saved[k], sizeof saved[k]);
-            if (len > room) { /* a long name loses its end to the mark: "name~ [plugin]" */
-                len = room;
-                r->impl[room - 1] = '~';
-            }
-            memcpy(r->impl + len, mark, sizeof mark);
-        }
-    }
-    pc_run_print_table(f, run);
-    if (saved)
-        for (int k = 0; k < run->nresults; k++)
-            memcpy(run->results[k].impl, saved[k], sizeof run->results[k].impl);
-    if (saved != stack)
-        pc_free(saved);
+    cli_progress_clear();
+    pc_run_print_head(f, run);
+    for (int k = 0; k < run->nresults; k++)
+        cli_table_row(f, run, &run->results[k]);
+    pc_run_print_oracle(f, run);
 }
 
 void cli_plugins_list(FILE *f, const cli_plugins *p, int domain)

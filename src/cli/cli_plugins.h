@@ -117,6 +117,10 @@ int cli_result_is_plugin(const pc_result *r);
 /* pc_run_print_table with " [plugin]" after the name of each plugin row. */
 void cli_plugins_print_table(FILE *f, const pc_run *run);
 
+/* One row of that table, printed as soon as its result is known (after
+ * pc_run_print_head); erases the progress line first. */
+void cli_table_row(FILE *f, const pc_run *run, const pc_result *r);
+
 /* `parcheck list` lines of p's entries of domain: available or not (with
  * the reason), the description and "[plugin FILE.so]". */
 void cli_plugins_list(FILE *f, const cli_plugins *p, int domain);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "cli_spmm_plugin.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
@@ -119,6 +120,7 @@ typedef struct bench_spmm_opts {
     int ks[BENCH_MAX_LIST], nk;
     int threads[BENCH_MAX_LIST], nthreads;
     const char *impl;
+    int progress;   /* CLI_PROGRESS_* */
     cli_plugins plugins;
 } bench_spmm_opts;
 
@@ -169,6 +171,7 @@ static int bench_spmm_impl(const spmm_impl *impl, spmm_matrix *A, const bench_sp
         }
         for (int tt = 0; tt < o->nthreads; tt++) {
             int T = o->threads[tt];
+            cli_progress_set("%s, K=%d, %d threads", impl->name, K, T);
             spmm_timing tm = {-1, -1, -1, -1, -1};
             spmm_oracle_poison(Y, (int64_t)A->coo->rows * K);
             impl->run(impl, state, A, X, K, Y, T, &tm, &err); /* warm-up */
@@ -301,6 +304,8 @@ static int bench_spmm(int argc, char **argv)
         int rc = 0;
         if ((rc = cli_plugins_take(&o.plugins, argc, argv, &i, &err)) != 0) {
             if (rc < 0) break;
+        } else if (cli_progress_take(argv[i], &o.progress)) {
+            continue;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--shape", &v, &err)) != 0) {
             if (rc < 0 || spmm_gen_shape_parse(v, &o.shape))
                 return cli_usage_error("bench spmm", "--shape takes uniform|banded|powerlaw|denserows");
@@ -348,11 +353,14 @@ static int bench_spmm(int argc, char **argv)
                          .max_row = (int32_t)o.max_row};
     mm_coo coo;
     double t0 = pc_time_now();
+    cli_progress_start("bench spmm", o.progress);
+    cli_progress_set("generating a %s matrix of %lld rows", shape_names[o.shape], o.rows);
     if (spmm_gen_coo(&p, &coo, &err)) {
         cli_selection_free(&sel);
         cli_plugins_free(&o.plugins);
         return cli_usage_error("bench spmm", err.msg);
     }
+    cli_progress_clear();
     fprintf(stderr, "bench: generated %s %lldx%lld, %lld entries in %.1f s\n", shape_names[o.shape],
             o.rows, o.rows, (long long)coo.nnz, pc_time_now() - t0);
     char casename[96];
@@ -367,6 +375,7 @@ static int bench_spmm(int argc, char **argv)
     for (int k = n; k < sel.n && status == CLI_OK; k++)
         if (sel.sel[k] && bench_spmm_plugin(sel.entry[k - n], &A, &o, casename) < 0)
             plugin_failed = 1;
+    cli_progress_stop();
     spmm_matrix_free(&A);
     mm_coo_free(&coo);
     cli_selection_free(&sel);
@@ -381,11 +390,12 @@ static void bench_usage(FILE *f, int spmm)
     fputs("usage: parcheck bench stream [--mib M] [--threads LIST]\n"
           "       parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]\n"
           "                           [--threads LIST] [--impl LIST] [--reps R] [--seed S]\n"
-          "                           [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
+          "                           [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
           "Timing sweeps as CSV rows on stdout (make bench). stream: copy bandwidth per\n"
           "thread count. spmm: a generated matrix, every K x thread count x implementation.\n"
           "A plugin's SpMM entries join the sweep (only those --impl names, if it names one).\n",
           f);
+    fputs(CLI_PROGRESS_USAGE, f);
     if (spmm) {
         fputs("implementations:\n", f);
         cmd_spmm_list(f);

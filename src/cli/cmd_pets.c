@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "check_fill.h"
 #include "cli_plugins.h"
 #include "pc_alloc.h"
@@ -21,7 +22,7 @@ static void pets_usage(FILE *f)
     fputs("usage: parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append]\n"
           "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
           "                     [--out-schedule F.csv|F.json]\n"
-          "                     [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
+          "                     [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
           "       parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           "Computes levels, ranks, priority order and the EFT schedule of GRAPH with each\n"
           "implementation and compares them with the oracle; the schedule is validated.\n"
@@ -29,6 +30,7 @@ static void pets_usage(FILE *f)
           "task,proc,start,finish when F ends in .csv, else JSON), as `pets check` reads it.\n",
           f);
     fputs(CLI_PLUGINS_USAGE, f);
+    fputs(CLI_PROGRESS_USAGE, f);
     fputs("A plugin entry writes processors and start times: its schedule must equal the\n"
           "oracle's (schedule_equal) and is validated on its own (schedule_valid).\n",
           f);
@@ -139,6 +141,7 @@ static void pets_run_impl(const pets_impl *im, const pets_dag *dag, const pets_o
     /* run -1 warms up (OpenCL compiles kernels at first launch) and is the
      * one judged; runs 0..reps-1 are timed */
     for (int k = -1; k < reps; k++) {
+        cli_progress_rep(k + 1, reps);
         pets_times t;
         memset(&t, 0, sizeof t);
         int rc = im->run(dag, o, &s, &t, &err);
@@ -291,6 +294,7 @@ int cmd_pets(int argc, char **argv)
 {
     const char *graph = NULL, *impl = "all", *json = NULL, *out_schedule = NULL;
     long long reps = 3, plat = -1, dev = -1;
+    int progress = CLI_PROGRESS_AUTO;
     int policy = PETS_INSERTION;
     pc_error err;
     pc_error_clear(&err);
@@ -308,6 +312,8 @@ int cmd_pets(int argc, char **argv)
                 return cli_usage_error("pets", err.msg);
             continue;
         }
+        if (cli_progress_take(argv[i], &progress))
+            continue;
         if (!strcmp(argv[i], "--insertion")) {
             policy = PETS_INSERTION;
             continue;
@@ -366,6 +372,8 @@ int cmd_pets(int argc, char **argv)
         return code;
 
     pets_dag dag;
+    cli_progress_start("pets", progress);
+    cli_progress_set("reading %s", graph);
     if (pets_dag_read(graph, &dag, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         cli_selection_free(&sel);
@@ -385,6 +393,7 @@ int cmd_pets(int argc, char **argv)
         return CLI_FAILED;
     }
     double t0 = pc_time_now();
+    cli_progress_set("the oracle (%d tasks)", (int)dag.ntasks);
     int rc = pets_oracle_solve(&dag, policy, &ref, &err);
     double oracle_s = pc_time_now() - t0;
     int64_t lb = 0;
@@ -395,25 +404,10 @@ int cmd_pets(int argc, char **argv)
         code = CLI_FAILED;
         goto out;
     }
-    int any_unavail = 0;
+    int any_unavail = 0, nsel = 0;
     pets_save save = {out_schedule, graph, policy, 0, PC_OK, {0, ""}};
-    for (int i = 0; i < sel.n; i++) {
-        if (!sel.sel[i])
-            continue;
-        pc_result *r = &res[nres++];
-        int unavail = 0;
-        if (i < pets_nimpls) {
-            pc_result_init(r, pets_impls[i].name);
-            pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, (int)reps, r, &unavail, &save);
-        } else {
-            pets_run_plugin(sel.entry[i - pets_nimpls], &cp, &dag, policy, &ref, (int)reps, r,
-                            &unavail, &save);
-        }
-        if (unavail && sel.expl[i])
-            any_unavail = 1;
-    }
     pc_run run = {.domain = "pets", .oracle_name = "pets-oracle (adjacency lists, exact integers)",
-                  .oracle_seconds = oracle_s, .nresults = nres, .results = res};
+                  .oracle_seconds = oracle_s, .results = res};
     static const char *const cols[] = {"levels_equal", "ranks_equal", "order_equal",
                                        "schedule_equal", "makespan", "lower_bound", "slr", NULL};
     run.table_metrics = cols;
@@ -423,6 +417,35 @@ int cmd_pets(int argc, char **argv)
     pc_kv_int(&run.input, "procs", dag.nprocs);
     pc_kv_str(&run.input, "policy", policy == PETS_INSERTION ? "insertion" : "append");
     pc_kv_int(&run.input, "oracle_makespan", ref.makespan);
+    /* the table is printed row by row, its head before the first run */
+    int table = !json || strcmp(json, "-") != 0;
+    for (int i = 0; i < sel.n; i++)
+        nsel += sel.sel[i];
+    if (table) {
+        cli_progress_clear();
+        pc_run_print_head(stdout, &run);
+    }
+    for (int i = 0; i < sel.n; i++) {
+        if (!sel.sel[i])
+            continue;
+        pc_result *r = &res[nres++];
+        int unavail = 0;
+        if (i < pets_nimpls) {
+            cli_progress_impl(pets_impls[i].name, nres, nsel);
+            pc_result_init(r, pets_impls[i].name);
+            pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, (int)reps, r, &unavail, &save);
+        } else {
+            cli_progress_impl(sel.entry[i - pets_nimpls]->name, nres, nsel);
+            pets_run_plugin(sel.entry[i - pets_nimpls], &cp, &dag, policy, &ref, (int)reps, r,
+                            &unavail, &save);
+        }
+        if (unavail && sel.expl[i])
+            any_unavail = 1;
+        run.nresults = nres;
+        if (table)
+            cli_table_row(stdout, &run, r);
+    }
+    cli_progress_stop();
     if (json) {
         if (pc_run_save_json(json, &run, &err)) {
             fprintf(stderr, "%s\n", err.msg);
@@ -430,8 +453,8 @@ int cmd_pets(int argc, char **argv)
             goto out;
         }
     }
-    if (!json || strcmp(json, "-") != 0)
-        cli_plugins_print_table(stdout, &run);
+    if (table)
+        pc_run_print_oracle(stdout, &run);
     code = pc_run_exit_code(&run) ? CLI_FAILED : any_unavail ? CLI_UNAVAILABLE : CLI_OK;
     if (out_schedule && save.rc) {
         fprintf(stderr, "%s\n", save.err.msg);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "cli_plugins.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
@@ -16,7 +17,7 @@
 
 #define SA_USAGE "usage: parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] " \
                  "[--json FILE|-] [--out-sa F] [--out-lcp F]\n" \
-                 "                   [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
+                 "                   [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
 #define GEN_USAGE "usage: parcheck gen text (--bytes B | --budget BYTES) " \
                   "--kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F " \
                   "[--train FILE...]\n"
@@ -36,6 +37,7 @@ void cmd_sa_list(FILE *f)
 typedef struct sa_opts {
     const char *path, *impl, *json, *out_sa, *out_lcp;
     long long reps, np, threads;
+    int progress;   /* CLI_PROGRESS_* */
 } sa_opts;
 
 static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *help)
@@ -53,6 +55,8 @@ static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *hel
         }
         if ((rc = cli_plugins_take(cp, argc, argv, &i, &err)) != 0) {
             if (rc < 0) break;
+        } else if (cli_progress_take(argv[i], &o->progress)) {
+            continue;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
             if (rc < 0) break;
             o->impl = v;
@@ -178,6 +182,7 @@ static int sa_run_impl(const sa_impl *impl, const sa_opts *o, sa_ref *ref, pc_re
     int rc = SA ? PC_OK : pc_error_nomem(&err, "the suffix array");
     double lcp_s = 0;
     for (long long k = 0; k < o->reps && rc == PC_OK; k++) {
+        cli_progress_rep(k + 1, o->reps);
         rc = sa_build_once(impl, o, ref->T, n, SA, &times[k], &err);
         if (rc == PC_OK && k == 0) {
             LCP = pc_malloc_array((size_t)n + 1, sizeof *LCP);
@@ -316,6 +321,7 @@ int cmd_sa(int argc, char **argv)
     if (help) {
         fputs(SA_USAGE, stdout);
         fputs(CLI_PLUGINS_USAGE, stdout);
+        fputs(CLI_PROGRESS_USAGE, stdout);
         fputs("implementations:\n", stdout);
         cmd_sa_list(stdout);
         cli_list_end(stdout);
@@ -335,6 +341,8 @@ int cmd_sa(int argc, char **argv)
     pc_error_clear(&err);
     uint8_t *T = NULL;
     int32_t n = 0;
+    cli_progress_start("sa", o.progress);
+    cli_progress_set("reading %s", o.path);
     int rc = sa_read_text(o.path, &T, &n, &err);
     pc_result *results = rc == PC_OK ? pc_calloc((size_t)sel.n + 1, sizeof *results) : NULL;
     if (!results) {
@@ -350,6 +358,7 @@ int cmd_sa(int argc, char **argv)
     int exit_code = CLI_OK;
     if (n <= SA_ORACLE_NAIVE_MAX) {
         double t0 = pc_time_now();
+        cli_progress_set("the naive oracle (%d bytes)", (int)n);
         ref.naive = pc_malloc_array((size_t)n + 1, sizeof *ref.naive);
         if (!ref.naive || sa_oracle_naive_sa(T, n, ref.naive, &err) != PC_OK) {
             fprintf(stderr, "parcheck sa: out of memory for the naive oracle\n");
@@ -363,36 +372,49 @@ int cmd_sa(int argc, char **argv)
         ref.oracle_s += pc_time_now() - t0;
     }
     int32_t *keep_sa = NULL, *keep_lcp = NULL;
-    int nres = 0, unavailable = 0;
+    int nres = 0, unavailable = 0, nsel = 0;
+    static const char *const metrics[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
+    pc_run run = { .domain = "sa", .oracle_name = n <= SA_ORACLE_NAIVE_MAX && ref.naive
+                       ? "naive qsort/memcmp SA and LCP + Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS"
+                       : "Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS",
+                   .results = results, .table_metrics = metrics };
+    pc_kv_str(&run.input, "path", o.path);
+    pc_kv_int(&run.input, "bytes", n);
+    for (int k = 0; k < sel.n; k++)
+        nsel += sel.sel[k];
+    /* the table is printed row by row, its head before the first run */
+    if (!o.json) {
+        cli_progress_clear();
+        pc_run_print_head(stdout, &run);
+    }
     for (int k = 0; k < sel.n; k++) {
         if (!sel.sel[k])
             continue;
         pc_result *r = &results[nres++];
         int irc;
         if (k < nimpl) {
+            cli_progress_impl(impls[k].name, nres, nsel);
             pc_result_init(r, impls[k].name);
             irc = sa_run_impl(&impls[k], &o, &ref, r, &keep_sa, &keep_lcp);
         } else {
+            cli_progress_impl(sel.entry[k - nimpl]->name, nres, nsel);
             irc = sa_run_plugin(sel.entry[k - nimpl], &cp, &o, &ref, r, &keep_sa, &keep_lcp);
         }
         if (irc == PC_EUNAVAIL && sel.expl[k])
             unavailable = 1;
+        run.nresults = nres;
+        if (!o.json)
+            cli_table_row(stdout, &run, r);
     }
-    static const char *const metrics[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
-    pc_run run = { .domain = "sa", .oracle_name = n <= SA_ORACLE_NAIVE_MAX && ref.naive
-                       ? "naive qsort/memcmp SA and LCP + Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS"
-                       : "Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS",
-                   .oracle_seconds = ref.oracle_runs ? ref.oracle_s / ref.oracle_runs : ref.oracle_s,
-                   .nresults = nres, .results = results, .table_metrics = metrics };
-    pc_kv_str(&run.input, "path", o.path);
-    pc_kv_int(&run.input, "bytes", n);
+    cli_progress_stop();
+    run.oracle_seconds = ref.oracle_runs ? ref.oracle_s / ref.oracle_runs : ref.oracle_s;
     if (o.json) {
         if (pc_run_save_json(o.json, &run, &err) != PC_OK) {
             fprintf(stderr, "%s\n", err.msg);
             exit_code = CLI_USAGE;
         }
     } else {
-        cli_plugins_print_table(stdout, &run);
+        pc_run_print_oracle(stdout, &run);
     }
     if (exit_code == CLI_OK) {
         exit_code = pc_run_exit_code(&run) ? CLI_FAILED : unavailable ? CLI_UNAVAILABLE : CLI_OK;

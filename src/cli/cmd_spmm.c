@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "cli_spmm_plugin.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
@@ -24,6 +25,7 @@ typedef struct spmm_opts {
     const char *xkind;
     const char *out_y;      /* --out-y: the first implementation's Y as .npy */
     long long K, reps, threads, seed;
+    int progress;           /* CLI_PROGRESS_* */
 } spmm_opts;
 
 static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_error *err)
@@ -36,6 +38,8 @@ static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_e
         if ((rc = cli_plugins_take(cp, argc, argv, &i, err)) != 0) {
             if (rc < 0)
                 return rc;
+        } else if (cli_progress_take(argv[i], &o->progress)) {
+            continue;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, err)) != 0) {
             if (rc < 0 || pc_cli_parse_long("--k", v, 1, 4096, &o->K, err))
                 return PC_EINVAL;
@@ -83,7 +87,7 @@ static void spmm_usage(FILE *f)
 {
     fputs("usage: parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T]\n"
           "                     [--seed S] [--x real|int|auto] [--json FILE|-] [--out-y Y.npy]\n"
-          "                     [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
+          "                     [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
           "Runs Y = A*X for every selected implementation, checks each against the\n"
           "extended-precision oracle (|y - ref| <= 2 gamma_n (|A||X|), exact for integer\n"
           "inputs) and prints the verdict table or JSON. X is seeded; --x auto uses\n"
@@ -91,6 +95,7 @@ static void spmm_usage(FILE *f)
           "implementation that ran ('<f8', C order), e.g. for `parcheck spmm check`.\n",
           f);
     fputs(CLI_PLUGINS_USAGE, f);
+    fputs(CLI_PROGRESS_USAGE, f);
     fputs("A plugin entry is judged as the built-ins are (fp32 entries at single precision).\n",
           f);
     fputs("implementations:\n", f);
@@ -146,6 +151,7 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
     }
     spmm_timing tm = {-1, -1, -1, -1, -1};
     spmm_oracle_poison(Y, (int64_t)len);
+    cli_progress_rep(0, o->reps); /* the checked run */
     rc = impl->run(impl, state, A, X, K, Y, threads, &tm, &err);
     if (rc) {
         pc_result_status(r, PC_STATUS_ERROR, "%s", err.msg);
@@ -164,6 +170,7 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
     memcpy(Ycheck, Y, len * sizeof *Y);
     double h2d = 0, d2h = 0;
     for (long long k = 0; k < o->reps; k++) {
+        cli_progress_rep(k + 1, o->reps);
         tm = (spmm_timing){-1, -1, -1, -1, -1};
         double s = pc_time_now();
         rc = impl->run(impl, state, A, X, K, Y, threads, &tm, &err);
@@ -245,6 +252,8 @@ int cmd_spmm(int argc, char **argv)
     if (status != CLI_OK)
         return status;
 
+    cli_progress_start("spmm", o.progress);
+    cli_progress_set("reading %s", o.path);
     mm_coo coo;
     if (mm_read_file(o.path, &coo, &err)) {
         fprintf(stderr, "%s\n", err.msg);
@@ -264,6 +273,7 @@ int cmd_spmm(int argc, char **argv)
         return CLI_FAILED;
     }
     double t0 = pc_time_now();
+    cli_progress_set("the oracle (%lld entries x K = %lld)", (long long)coo.nnz, o.K);
     if (spmm_oracle_compute(&coo, X, (int)o.K, &orc, &err)) {
         fprintf(stderr, "parcheck spmm: %s\n", err.msg);
         pc_free(X);
@@ -293,19 +303,32 @@ int cmd_spmm(int argc, char **argv)
     spmm_matrix_init(&A, &coo);
     int unavailable = 0;
     const char *out_y = o.out_y;
-    for (int k = 0; k < n; k++)
-        if (sel.sel[k])
-            spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, &results[run.nresults++], &unavailable,
-                         sel.expl[k], &out_y);
-    for (int k = n; k < sel.n; k++) {
+    /* the table is printed row by row, its head before the first run */
+    int table = !o.json || strcmp(o.json, "-") != 0, nsel = 0;
+    for (int k = 0; k < sel.n; k++)
+        nsel += sel.sel[k];
+    if (table) {
+        cli_progress_clear();
+        pc_run_print_head(stdout, &run);
+    }
+    for (int k = 0; k < sel.n; k++) {
         if (!sel.sel[k])
             continue;
-        plugin_opts po = cli_plugins_opts(&cp, (int)o.reps, (int)o.threads);
-        int skipped = 0;
-        cli_spmm_plugin_run(sel.entry[k - n], &po, &A, &orc, X, (int)o.K, 1, &out_y,
-                            &results[run.nresults++], &skipped);
-        unavailable |= skipped && sel.expl[k];
+        pc_result *r = &results[run.nresults++];
+        if (k < n) {
+            cli_progress_impl(spmm_impl_at(k)->name, run.nresults, nsel);
+            spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, r, &unavailable, sel.expl[k], &out_y);
+        } else {
+            cli_progress_impl(sel.entry[k - n]->name, run.nresults, nsel);
+            plugin_opts po = cli_plugins_opts(&cp, (int)o.reps, (int)o.threads);
+            int skipped = 0;
+            cli_spmm_plugin_run(sel.entry[k - n], &po, &A, &orc, X, (int)o.K, 1, &out_y, r, &skipped);
+            unavailable |= skipped && sel.expl[k];
+        }
+        if (table)
+            cli_table_row(stdout, &run, r);
     }
+    cli_progress_stop();
     spmm_matrix_free(&A);
     if (o.json) {
         if (pc_run_save_json(o.json, &run, &err)) {
@@ -313,8 +336,8 @@ int cmd_spmm(int argc, char **argv)
             status = CLI_USAGE;
         }
     }
-    if (!o.json || strcmp(o.json, "-") != 0)
-        cli_plugins_print_table(stdout, &run);
+    if (table)
+        pc_run_print_oracle(stdout, &run);
     if (status == CLI_OK)
         status = pc_run_exit_code(&run) ? CLI_FAILED : unavailable ? CLI_UNAVAILABLE : CLI_OK;
 out:

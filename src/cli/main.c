@@ -41,9 +41,11 @@ static void main_usage(FILE *f)
           "  parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]\n"
           "                [--threads LIST] [--impl LIST] [--reps R] [--seed S]\n"
           "  parcheck --version | --help;  parcheck COMMAND --help for one command\n"
-          "options of spmm, sa, pets, bench spmm and list:\n"
+          "options of spmm, sa, pets, bench spmm (and list, the first three):\n"
           "  --plugin LIB.so (repeatable) adds a plugin's implementations (docs/README-plugins.md);\n"
           "  --timeout S (default 60) per plugin call; --no-fork runs plugins in-process\n"
+          "  --progress / --quiet: progress on stderr on or off (default: on when stderr is a\n"
+          "  terminal and the run lasts over a second; never on stdout)\n"
           "limits shared by every command: --reps 1..1000, --threads 1..4096\n"
           "exit codes: 0 validated, 1 a validation failed, 2 bad usage or input, 3 requested implementation unavailable\n",
           f);

@@ -105,7 +105,7 @@ static void kv_format(char *buf, size_t n, const pc_kv *kv)
     }
 }
 
-void pc_run_print_table(FILE *f, const pc_run *run)
+void pc_run_print_head(FILE *f, const pc_run *run)
 {
     fprintf(f, "%s:", run->domain);
     for (int i = 0; i < run->input.n; i++) {
@@ -113,46 +113,61 @@ void pc_run_print_table(FILE *f, const pc_run *run)
         kv_format(v, sizeof v, &run->input.kv[i]);
         fprintf(f, " %s=%s", run->input.kv[i].key, v);
     }
-    fprintf(f, "\noracle: %s (%.3f s)\n", run->oracle_name ? run->oracle_name : "-",
-            run->oracle_seconds);
-    fprintf(f, "%-28s %-8s", "impl", "verdict");
+    fprintf(f, "\n%-28s %-8s", "impl", "verdict");
     for (const char *const *m = run->table_metrics; m && *m; m++)
         fprintf(f, " %14s", *m);
     fprintf(f, " %12s %14s\n", "median_s", "throughput");
-    for (int r = 0; r < run->nresults; r++) {
-        const pc_result *res = &run->results[r];
-        fprintf(f, "%-28s %-8s", res->impl, pc_status_name(res->status));
-        for (const char *const *m = run->table_metrics; m && *m; m++) {
-            const pc_kv *kv = pc_kv_find(&res->metrics, *m);
-            char v[170] = "-";
-            if (kv)
-                kv_format(v, sizeof v, kv);
-            fprintf(f, " %14s", v);
-        }
-        /* a check verb judges a file and times nothing: no reps */
-        if ((res->status == PC_STATUS_PASS || res->status == PC_STATUS_FAIL) && res->reps > 0)
-            fprintf(f, " %12.6f %9.3f %-5s", res->seconds, res->throughput, res->unit);
-        else
-            fprintf(f, " %12s %14s", "-", "-");
-        if (res->reason[0])
-            fprintf(f, "  (%s)", res->reason);
-        fputc('\n', f);
-        for (int w = 0; w < res->nwhere; w++) {
-            fprintf(f, "    at");
-            for (int i = 0; i < res->where[w].n; i++) {
-                char v[170];
-                const pc_kv *kv = &res->where[w].kv[i];
-                if (kv->kind == PC_VALUE_NUM) /* a location shows values in full */
-                    snprintf(v, sizeof v, "%.17g", kv->num);
-                else
-                    kv_format(v, sizeof v, kv);
-                fprintf(f, " %s=%s", res->where[w].kv[i].key, v);
-            }
-            fputc('\n', f);
-        }
-        if (res->where_summary[0])
-            fprintf(f, "    %s\n", res->where_summary);
+    fflush(f);
+}
+
+void pc_run_print_row(FILE *f, const pc_run *run, const pc_result *res, const char *name)
+{
+    fprintf(f, "%-28s %-8s", name ? name : res->impl, pc_status_name(res->status));
+    for (const char *const *m = run->table_metrics; m && *m; m++) {
+        const pc_kv *kv = pc_kv_find(&res->metrics, *m);
+        char v[170] = "-";
+        if (kv)
+            kv_format(v, sizeof v, kv);
+        fprintf(f, " %14s", v);
     }
+    /* a check verb judges a file and times nothing: no reps */
+    if ((res->status == PC_STATUS_PASS || res->status == PC_STATUS_FAIL) && res->reps > 0)
+        fprintf(f, " %12.6f %9.3f %-5s", res->seconds, res->throughput, res->unit);
+    else
+        fprintf(f, " %12s %14s", "-", "-");
+    if (res->reason[0])
+        fprintf(f, "  (%s)", res->reason);
+    fputc('\n', f);
+    for (int w = 0; w < res->nwhere; w++) {
+        fprintf(f, "    at");
+        for (int i = 0; i < res->where[w].n; i++) {
+            char v[170];
+            const pc_kv *kv = &res->where[w].kv[i];
+            if (kv->kind == PC_VALUE_NUM) /* a location shows values in full */
+                snprintf(v, sizeof v, "%.17g", kv->num);
+            else
+                kv_format(v, sizeof v, kv);
+            fprintf(f, " %s=%s", res->where[w].kv[i].key, v);
+        }
+        fputc('\n', f);
+    }
+    if (res->where_summary[0])
+        fprintf(f, "    %s\n", res->where_summary);
+    fflush(f);
+}
+
+void pc_run_print_oracle(FILE *f, const pc_run *run)
+{
+    fprintf(f, "oracle: %s (%.3f s)\n", run->oracle_name ? run->oracle_name : "-",
+            run->oracle_seconds);
+}
+
+void pc_run_print_table(FILE *f, const pc_run *run)
+{
+    pc_run_print_head(f, run);
+    for (int r = 0; r < run->nresults; r++)
+        pc_run_print_row(f, run, &run->results[r], NULL);
+    pc_run_print_oracle(f, run);
 }
 
 static void json_kvlist(pc_json *j, const pc_kvlist *l)

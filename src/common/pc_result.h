@@ -82,8 +82,17 @@ const char *pc_status_name(int status);
 pc_kvlist *pc_result_where_add(pc_result *r);
 
 /* Prints the verdict table (one row per implementation, each failure's
- * "where" records and summary indented under its row) to f. */
+ * "where" records and summary indented under its row) to f: the head, the
+ * rows, the oracle line. */
 void pc_run_print_table(FILE *f, const pc_run *run);
+
+/* The table in pieces, for a run that prints each row as it completes: the
+ * input line and the column header (before the first run), one row (name
+ * replaces res->impl when not NULL), the oracle line (at the end, when its
+ * time is known). Each flushes f. */
+void pc_run_print_head(FILE *f, const pc_run *run);
+void pc_run_print_row(FILE *f, const pc_run *run, const pc_result *res, const char *name);
+void pc_run_print_oracle(FILE *f, const pc_run *run);
 
 /* Writes the run as one JSON object (ARCHITECTURE.md section 3) to f. */
 void pc_run_write_json(FILE *f, const pc_run *run);
