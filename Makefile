@@ -137,7 +137,7 @@ endif
 EXTRA_BINS :=
 -include $(sort $(wildcard src/*/module.mk src/*/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk examples/module.mk))
 
-.PHONY: all tests check check-run report report-run bench bench-run install uninstall clean \
+.PHONY: all tests check check-run report report-run report-env bench bench-run install uninstall clean \
         bootstrap list-config FORCE
 all: $(PARCHECK) $(EXTRA_BINS) $(SO) $(PC_FILE)
 tests: $(TEST_BIN)
@@ -232,8 +232,15 @@ check-run: all tests
 report: bootstrap
 	@$(MAKE) --no-print-directory report-run
 
+# REPORT_SIZE=small is the report's tiny variant (seconds).
 report-run: all
-	@bash ci/report.sh $(BUILD)
+	@REPORT_SIZE='$(REPORT_SIZE)' bash ci/report.sh $(BUILD)
+
+# The compiler and the flags of this build, two lines, for the report's
+# header (ci/report_machine.sh).
+report-env:
+	@echo '$(shell $(CC) --version 2>/dev/null | head -n 1)'
+	@echo '$(strip $(filter-out -I% -D%,$(ALL_CFLAGS)))'
 
 bench: bootstrap
 	@$(MAKE) --no-print-directory bench-run

@@ -113,7 +113,7 @@ def evaluate(case, rep):
         results = js.get("results") or [{}]
         r = results[0]
         i = js.get("input", {})
-        inp = os.path.join(rep, "inputs", case["input"])
+        inp = os.path.join(os.environ.get("PC_INPUTS", os.path.join(rep, "inputs")), case["input"])
         n = os.path.getsize(inp) if os.path.exists(inp) else 0
         row["model"] = int(eval(case["model"], {"__builtins__": {}},
                                 {"r": r, "i": i, "n": n, "json": js, "min": min, "max": max}))

@@ -16,7 +16,10 @@ B=${1:-build}-memreport
 make --no-print-directory -j"$(nproc)" BUILD="$B" CUDA=0 "$B/bin/parcheck" >/dev/null || {
   echo "memreport: build failed"; exit 1; }
 export PARCHECK=$PWD/$B/bin/parcheck
-mkdir -p report/inputs report/memory
+BUILD=${1:-build}
+. ci/report_inputs.sh # INPUTS: the generated inputs' cache, shared with make report
+export PC_INPUTS=$PWD/$INPUTS
+mkdir -p report/memory
 MASSIF=(valgrind --tool=massif --time-unit=B --peak-inaccuracy=0.0 --detailed-freq=1
         --max-snapshots=1000 --threshold=0.0 --depth=40)
 trim() { sed -E 's/^[[:space:]]+|[[:space:]]+$//g' <<<"$1"; }
@@ -27,9 +30,9 @@ while IFS= read -r line; do
   name=$(trim "$name"); input=$(trim "$input"); gen=$(trim "$gen"); run=$(trim "$run")
   opts=$(trim "${opts:-}"); warm=$(trim "${warm:-}")
   [ "$opts" = - ] && opts=
-  export INPUT=$PWD/report/inputs/$input JSON=$PWD/report/memory/$name.json
+  export INPUT=$PC_INPUTS/$input JSON=$PWD/report/memory/$name.json
   if [ ! -s "$INPUT" ] && [ "$gen" != - ]; then
-    echo "memreport: generating report/inputs/$input"
+    echo "memreport: generating $INPUTS/$input"
     eval "$gen" >/dev/null || { echo "memreport: $name: generating $input failed"; status=1; continue; }
   fi
   out=report/memory/$name.massif
