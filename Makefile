@@ -123,6 +123,8 @@ PUBLIC_H:= $(wildcard include/parcheck/*.h)
 ORACLES := $(BUILD)/lib/liboracles.a
 PARCHECK:= $(BUILD)/bin/parcheck
 CONFIG  := $(BUILD)/gen/pc_config.h
+# The man page, made from the help text by help2man when it is installed.
+MAN     := $(if $(shell command -v help2man 2>/dev/null),$(BUILD)/man/parcheck.1)
 
 # `make V=1` shows full command lines.
 ifeq ($(V),1)
@@ -137,9 +139,9 @@ endif
 EXTRA_BINS :=
 -include $(sort $(wildcard src/*/module.mk src/*/*/module.mk tests/*/module.mk fuzz/module.mk ci/module.mk examples/module.mk))
 
-.PHONY: all tests check check-run report report-run report-env bench bench-run install uninstall clean \
+.PHONY: all help tests check check-run report report-run report-env bench bench-run install uninstall clean \
         bootstrap list-config FORCE
-all: $(PARCHECK) $(EXTRA_BINS) $(SO) $(PC_FILE)
+all: $(PARCHECK) $(EXTRA_BINS) $(SO) $(PC_FILE) $(MAN)
 tests: $(TEST_BIN)
 
 # The configuration header is rewritten only when detection changes.
@@ -208,6 +210,13 @@ $(PARCHECK): $(CLI_OBJ) $(ORACLES) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJ) $(ORACLES) $(LIB) $(LDLIBS_ALL)
 
+$(BUILD)/man/parcheck.1: $(PARCHECK) ci/man_include.sh
+	@mkdir -p $(@D)
+	$(call say,MAN,$@)
+	$(Q)bash ci/man_include.sh $(PARCHECK) >$(@D)/commands.h2m
+	$(Q)help2man --no-info --section=1 --name='run parallel kernels against independent oracles' \
+	    --include=$(@D)/commands.h2m --output=$@ $(PARCHECK)
+
 $(BUILD)/tests/%: tests/%.c $(TESTLIB_OBJ) $(ORACLES) $(LIB) $(CONFIG)
 	@mkdir -p $(@D)
 	$(call say,TEST,$@)
@@ -262,13 +271,37 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libparcheck.so
 	install -m 644 $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/parcheck/
 	install -m 644 $(PC_FILE) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+ifneq ($(MAN),)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/
+else
+	@echo "install: no man page (help2man not found: apt-get install help2man)"
+endif
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PARCHECK) $(EXTRA_BINS))) \
 	      $(addprefix $(DESTDIR)$(PREFIX)/lib/,$(notdir $(LIB) $(SO)) $(SONAME) libparcheck.so) \
 	      $(addprefix $(DESTDIR)$(PREFIX)/include/parcheck/,$(notdir $(PUBLIC_H))) \
-	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/parcheck.pc
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/parcheck.pc \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/parcheck.1
 	@rmdir $(DESTDIR)$(PREFIX)/include/parcheck 2>/dev/null || true
+
+# The targets a user runs, one line each.
+help:
+	@echo 'make [all]          build/bin/parcheck, helpers, libparcheck.{a,so}, parcheck.pc, the man page'
+	@echo 'make check          install what is missing (ci/bootstrap), build, run every suite'
+	@echo 'make report         every implementation on seeded inputs -> report/index.html'
+	@echo '                    (REPORT_SIZE=small: the tiny variant; inputs cached in $(BUILD)/inputs)'
+	@echo 'make bench          timing sweeps -> report/bench.csv, report/bench.html'
+	@echo 'make memreport      massif peak of each CPU implementation against its memory model'
+	@echo 'make coverage       line coverage of the suites -> coverage/html'
+	@echo 'make check-sanitize / check-valgrind   the suites under ASan+UBSan / memcheck'
+	@echo 'make fuzz / fuzz-afl                   the fuzz targets (docs/README-harness.md)'
+	@echo 'make install PREFIX=/usr/local DESTDIR=   binaries, libraries, public headers, parcheck.pc, man page'
+	@echo 'make uninstall PREFIX=/usr/local DESTDIR= removes exactly what install put'
+	@echo 'make clean          removes $(BUILD) (with the inputs cache), report/, coverage output'
+	@echo 'make list-config    which optional parts (CUDA, OpenCL, MPI, divsufsort) this build has'
+	@echo 'options: OPENMP=0 (no OpenMP), CUDA=0, OPENCL=0, V=1 (command lines), PLUGINS="a.so ..."'
 
 clean:
 	rm -rf $(BUILD) report coverage/html coverage/*.info

@@ -7,7 +7,7 @@
 # all; the Check example (examples/check_test) built against
 # libparcheck.so and against libparcheck.a, and run; the plugin example
 # spmm_omp_ok built with the installed header and run by the installed
-# parcheck. Then `make uninstall` leaves nothing behind.
+# parcheck; the man page. Then `make uninstall` leaves nothing behind.
 # The tree is installed at the PREFIX it was built for (a different one
 # would rebuild it: the binary records its install directory).
 # Prints the SUMMARY line of ci/run-tests.sh.
@@ -129,6 +129,24 @@ if "$root/bin/parcheck" spmm --help 2>&1 | grep -q -- '--plugin'; then
   step "plugin spmm_omp_ok run by the installed parcheck: pass" plugin_run
 else
   echo "SKIPPED plugin run: this parcheck spmm has no --plugin yet"
+  skipped=$((skipped + 1))
+fi
+
+# The man page, from the help text: there, a valid page, and it holds the
+# options of the help it was made from.
+man_page() {
+  local page=$root/share/man/man1/parcheck.1
+  [ -f "$page" ] || { echo "no $page"; return 1; }
+  local text
+  text=$(MANWIDTH=100 man -l "$page" 2>/dev/null) || { echo "man -l cannot read $page"; return 1; }
+  grep -q '^NAME' <<<"$text" && grep -q 'parcheck - run parallel kernels' <<<"$text" &&
+    grep -q -- '--progress' <<<"$text" && grep -q 'parcheck dag import' <<<"$text" ||
+    { head -n 20 <<<"$text"; return 1; }
+}
+if command -v help2man >/dev/null && command -v man >/dev/null; then
+  step "man page share/man/man1/parcheck.1 installed, made from the help" man_page
+else
+  echo "SKIPPED man page: help2man or man not installed (ci/bootstrap installs help2man)"
   skipped=$((skipped + 1))
 fi
 
