@@ -78,8 +78,13 @@ DEFS     := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
             -DPC_HAVE_MPI=$(HAVE_MPI) -DPC_HAVE_DIVSUFSORT=$(HAVE_DIVSUFSORT)
 WARN     := -Wall -Wextra $(WERROR) -Wno-unknown-pragmas
 CFLAGS   ?= $(OPT) -g
-ALL_CFLAGS = -std=c11 -fopenmp $(WARN) $(DEFS) $(INCLUDES) $(CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS_ALL = -fopenmp -lm $(EXTRA_LDLIBS)
+# OPENMP=0 builds without OpenMP, as a compiler without it would: the
+# pragmas are ignored and src/common/pc_omp.h answers for the run-time
+# calls. The progress line's thread needs -pthread either way.
+OPENMP   ?= 1
+OMP_FLAG := $(if $(filter 0,$(OPENMP)),,-fopenmp)
+ALL_CFLAGS = -std=c11 $(OMP_FLAG) -pthread $(WARN) $(DEFS) $(INCLUDES) $(CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS_ALL = $(OMP_FLAG) -pthread -lm $(EXTRA_LDLIBS)
 ifeq ($(HAVE_OPENCL),1)
 LDLIBS_ALL += -lOpenCL
 endif

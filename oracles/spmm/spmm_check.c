@@ -158,6 +158,7 @@ static void block_reset(chk_block *B)
 
 static void run_blocks(const chk_ctx *c, chk_block *B, int nb, int threads)
 {
+    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     for (int b = 0; b < nb; b++)
         block_reset(&B[b]);
 #pragma omp parallel for num_threads(threads) if (threads > 1 && nb > 1 && c->m >= CHK_PAR_MIN_ROWS) \

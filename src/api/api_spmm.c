@@ -1,6 +1,6 @@
 /* api_spmm.c - parcheck_check_spmm and parcheck_spmm_poison: the public
  * types mapped onto oracles/spmm/spmm_check.h, which judges. */
-#include <omp.h>
+#include "pc_omp.h"
 
 #include "api_priv.h"
 #include "check_fill.h"

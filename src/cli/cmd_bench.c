@@ -56,6 +56,7 @@ static int bench_parse_list(const char *opt, const char *s, long long lo, long l
 /* Best-of-reps STREAM-like copy bandwidth (bytes read + written per second). */
 static double bench_copy_bandwidth(size_t bytes, int threads, int reps)
 {
+    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     size_t n = bytes / sizeof(double);
     double *a = pc_malloc_array(n, sizeof *a), *b = pc_malloc_array(n, sizeof *b);
     if (!a || !b) {

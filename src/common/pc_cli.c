@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
-#include <omp.h>
+#include "pc_omp.h"
 #endif
 
 int pc_cli_take(int argc, char **argv, int *i, const char *opt,

@@ -10,7 +10,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #ifdef _OPENMP
-#include <omp.h>
+#include "pc_omp.h"
 #endif
 
 #include "pc_cli.h"

@@ -8,7 +8,7 @@
 
 #include <string.h>
 #ifdef _OPENMP
-#include <omp.h>
+#include "pc_omp.h"
 #endif
 
 /* The size of the current team and this thread's number in it. */
@@ -26,6 +26,7 @@ static inline void team_me(int *nt, int *t)
 void sa_radix_sort_hi(uint64_t *a, uint64_t *tmp, int64_t m, int keybits, int threads,
                       int par, int64_t *hist)
 {
+    (void)par; /* read only by OpenMP pragmas: unused without OpenMP */
     enum { B = 1 << SA_RADIX_BITS };
     uint64_t *src = a, *dst = tmp;
     if (threads < 1)

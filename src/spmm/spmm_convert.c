@@ -48,6 +48,7 @@ static int convert_is_row_sorted(const mm_coo *a)
 
 int spmm_csr_from_coo(const mm_coo *a, spmm_csr *out, int threads, pc_error *err)
 {
+    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     memset(out, 0, sizeof *out);
     int rc = convert_check(a, err);
     if (rc)
@@ -89,6 +90,7 @@ int spmm_csr_from_coo(const mm_coo *a, spmm_csr *out, int threads, pc_error *err
 
 int spmm_ell_from_coo(const mm_coo *a, spmm_ell *out, int threads, pc_error *err)
 {
+    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     memset(out, 0, sizeof *out);
     int rc = convert_check(a, err);
     if (rc)

@@ -7,7 +7,7 @@
 
 #include "spmm.h"
 #ifdef _OPENMP
-#include <omp.h>
+#include "pc_omp.h"
 #endif
 
 /* Rows per chunk boundary: 16 rows of Y at K = 1 are two cache lines, so
@@ -135,6 +135,7 @@ void spmm_ell_serial(const spmm_ell *A, const double *X, int K, double *Y)
 
 void spmm_ell_omp(const spmm_ell *A, const double *X, int K, double *Y, int threads)
 {
+    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t nblocks = (A->m + ELL_BLOCK - 1) / ELL_BLOCK;
     /* Blocks handed out in order keep both threads in neighbouring parts
      * of each slab (as in spmm_csr_omp). */
@@ -161,6 +162,7 @@ void spmm_ellnp_serial(const spmm_ellnp *A, const double *X, int K, double *Y)
 
 void spmm_ellnp_omp(const spmm_ellnp *A, const double *X, int K, double *Y, int threads)
 {
+    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     /* Rows are jagged: dynamic chunks of aligned rows balance long rows. */
     int32_t chunks = (A->m + 4 * ROW_ALIGN - 1) / (4 * ROW_ALIGN);
     #pragma omp parallel for num_threads(threads) if (threads > 1) schedule(dynamic, 16)

@@ -9,7 +9,7 @@
  * line of statistics (key=value), also written to --stats FILE.
  * Exit status: 0 done; 2 bad usage or unreadable input (every rank exits
  * cleanly) or a failure after the input was read (MPI_Abort). */
-#include <omp.h>
+#include "pc_omp.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * suffix-array order with ISA (LCP[ISA[i]] = PLCP[i]). The comparisons
  * read the text at arbitrary positions (Phi[i] + l), so every rank holds
  * the whole text in this phase: its text window is [0, n). */
-#include <omp.h>
+#include "pc_omp.h"
 
 #include "pc_alloc.h"
 #include "sam.h"

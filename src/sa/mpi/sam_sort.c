@@ -1,7 +1,7 @@
 /* sam_sort.c - the distributed sort of (key, position) records: splitters
  * from samples of the unsorted records, one Alltoallv, then one parallel
  * LSD radix sort of what each rank received. */
-#include <omp.h>
+#include "pc_omp.h"
 #include <stdlib.h>
 #include <string.h>
 
