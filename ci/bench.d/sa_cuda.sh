@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench, suffix arrays on the GPU (issue 6): cuda and cuda-ms on 100 MB
+# make bench, suffix arrays on the GPU: cuda and cuda-ms on 100 MB
 # and 256 MB of order-5 Markov text trained on the shared English texts,
 # 100 MB of random bytes and the shared texts concatenated; host-to-device
 # and back included, median of SA_CUDA_BENCH_REPS (5) runs after a warm-up,

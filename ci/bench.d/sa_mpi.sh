@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench, MPI suffix arrays (issue 5): generated text (order-5 Markov
+# make bench, MPI suffix arrays: generated text (order-5 Markov
 # model trained on the shared English texts when present), seq once, then
 # parcheck-sa-mpi under mpirun at np = 1 2 4 8 16 (one thread per rank) and
 # mpi-omp at 4x4 and 2x8 (ranks x threads). Every distributed SA and LCP is

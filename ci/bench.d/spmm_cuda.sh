@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: the CUDA SpMM sweep (issue 3). Generated matrices of 2,097,152
+# make bench: the CUDA SpMM sweep. Generated matrices of 2,097,152
 # rows (banded 27/row, uniform 16/row, power-law mean ~8 with a 10,000-entry
 # row) and the largest shared matrices, K = 1, 4, 16, 64, every CUDA
 # implementation, median kernel time of SPMM_CUDA_REPS (default 10) runs

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make report, PETS: generated graphs with fixed seeds and the golden graphs
-# when ../shared/data (or PARCHECK_DATA) is there; every implementation
+# when the shared data folder (PARCHECK_DATA) is there; every implementation
 # under both policies, JSON into REPORT_DIR/runs/pets-<case>-<policy>.json.
 set -u
 : "${PARCHECK:?PARCHECK must name the parcheck binary}"

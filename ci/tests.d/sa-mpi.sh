@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# MPI suffix arrays (issue 5): parcheck-sa-mpi under mpirun -np 1..4
+# MPI suffix arrays: parcheck-sa-mpi under mpirun -np 1..4
 # --oversubscribe must give the same SA and LCP arrays (and longest repeat)
 # as seq, whose arrays the oracles check (parcheck sa --impl seq --out-sa
 # --out-lcp). Inputs: 1 MB of zeros, a period longer than a block, a random
 # block repeated across every boundary, n < np, n = 0 and 1, n not divisible
 # by np, seeded random and generated texts, every file of
-# ../shared/data/texts (bible.txt at np 2 and 4 only). Also: parcheck sa
+# the shared data folder's texts/ (bible.txt at np 2 and 4 only). Also: parcheck sa
 # --impl mpi,mpi-omp (validated in-process by the oracles), --gather, and
 # bad usage (clear message, non-zero exit, no hang).
 # Prints "SUMMARY passed=N failed=N skipped=N".

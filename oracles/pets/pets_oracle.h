@@ -1,5 +1,5 @@
 /* pets_oracle.h - the slow, independent PETS reference and the schedule
- * validator (ARCHITECTURE.md section 5). They read only the plain fields of
+ * validator (docs/ARCHITECTURE.md §6, rule 3). They read only the plain fields of
  * pets_dag (ntasks, nprocs, cost, edge_from/edge_to/edge_comm) and share no
  * code with src/pets. */
 #ifndef PETS_ORACLE_H
@@ -9,7 +9,7 @@
 
 /* Levels, ranks (scaled and rounded), priority order and the EFT schedule
  * under policy (PETS_INSERTION or PETS_APPEND), by the rules of
- * ../shared/data/dags/golden/README.md, in exact integer arithmetic on
+ * docs/README-pets.md ("Rules"), in exact integer arithmetic on
  * adjacency lists. out must be allocated for dag->ntasks. */
 int pets_oracle_solve(const pets_dag *dag, int policy, pets_solution *out, pc_error *err);
 

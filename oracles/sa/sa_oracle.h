@@ -1,5 +1,5 @@
 /* sa_oracle.h - independent checks of suffix arrays, LCP arrays and the
- * longest repeated substring (ARCHITECTURE.md section 5). Shares no code
+ * longest repeated substring (docs/ARCHITECTURE.md §6, rule 2). Shares no code
  * with src/sa: only pc_alloc / pc_error. Obvious over fast. */
 #ifndef SA_ORACLE_H
 #define SA_ORACLE_H

@@ -1,7 +1,7 @@
 /* spmm_oracle.h - the independent reference for Y = A*X.
  *
  * Computed from the COO entries (never from CSR or ELLPACK) in double-double
- * arithmetic, with the componentwise bound of ARCHITECTURE.md section 5:
+ * arithmetic, with the componentwise bound of docs/ARCHITECTURE.md §6, rule 1:
  * for row i with n_i stored entries, u = 2^-53, gamma_n = n u / (1 - n u),
  * b_ij = gamma_{n_i} (|A||X|)_ij, and an implementation passes when every
  * entry was written, is finite where the reference is, and

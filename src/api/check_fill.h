@@ -1,6 +1,6 @@
 /* check_fill.h - a checker's verdict as a pc_result: status and reason,
  * the metrics, the "where" records and the summary line, with the names
- * and keys of the check verbs' JSON (docs/ARCHITECTURE.md section 4).
+ * and keys of the check verbs' JSON (docs/ARCHITECTURE.md §4).
  * The public reports (parcheck.h) are filled by these; timings, memory
  * and input keys are the caller's to add.
  * r must come from pc_result_init; each function only adds to it. */

@@ -1,6 +1,6 @@
 /* pc_result.h - the outcome of running implementations against an oracle,
  * and its two renderings: the verdict table and the JSON object of
- * ARCHITECTURE.md section 3. Shared by every domain's subcommand. */
+ * docs/ARCHITECTURE.md §4. Shared by every domain's subcommand. */
 #ifndef PC_RESULT_H
 #define PC_RESULT_H
 
@@ -94,7 +94,7 @@ void pc_run_print_head(FILE *f, const pc_run *run);
 void pc_run_print_row(FILE *f, const pc_run *run, const pc_result *res, const char *name);
 void pc_run_print_oracle(FILE *f, const pc_run *run);
 
-/* Writes the run as one JSON object (ARCHITECTURE.md section 3) to f. */
+/* Writes the run as one JSON object (docs/ARCHITECTURE.md §4) to f. */
 void pc_run_write_json(FILE *f, const pc_run *run);
 
 /* Writes JSON to path ("-" is stdout). Returns 0 or PC_EIO with err set. */

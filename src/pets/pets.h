@@ -1,9 +1,9 @@
-/* pets.h - PETS list scheduling of task graphs (issue 7).
+/* pets.h - PETS list scheduling of task graphs.
  *
  * A task graph (DAG) with per-processor costs and per-edge communication
  * costs; the native .dag text format (reader, writer); the paper's random
  * generator and importers for STG, WfCommons JSON and Pegasus DAX; and the
- * implementations of ARCHITECTURE.md section 4 (serial, ocl, ocl-vec8):
+ * implementations of docs/ARCHITECTURE.md §5 (serial, ocl, ocl-vec8):
  * levels, ranks, priority order, then processor selection by earliest
  * finish time.
  *
@@ -70,7 +70,7 @@ void pets_dag_free(pets_dag *dag);
  * (PC_ERANGE when the result passes the limits). */
 int pets_dag_scale(pets_dag *dst, const pets_dag *src, int64_t k, pc_error *err);
 
-/* Reads a .dag file (the format of the golden graphs, ../shared/data/dags/golden):
+/* Reads a .dag file (docs/README-pets.md, "The .dag format"):
  * '#' comments, "tasks N processors P", one "cost T w1 .. wP" per task,
  * "edge A B c" lines; tasks numbered from 1. Errors are "path:line: ...". */
 int pets_dag_read(const char *path, pets_dag *dag, pc_error *err);

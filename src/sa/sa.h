@@ -20,7 +20,7 @@
 typedef int (*sa_build_fn)(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                            pc_error *err);
 
-/* One implementation of the table (ARCHITECTURE.md section 4). */
+/* One implementation of the table (docs/ARCHITECTURE.md §5). */
 typedef struct sa_impl {
     const char *name;
     const char *desc;
@@ -36,7 +36,7 @@ typedef struct sa_impl {
     int threaded;
 } sa_impl;
 
-/* The table, in ARCHITECTURE order: seq omp mpi mpi-omp cuda cuda-ms
+/* The table, in the order of docs/ARCHITECTURE.md §5: seq omp mpi mpi-omp cuda cuda-ms
  * divsufsort. *count receives its length. */
 const sa_impl *sa_impls(int *count);
 
@@ -77,7 +77,7 @@ int sa_lcp_kasai(const uint8_t *T, const int32_t *SA, int32_t n, int32_t *LCP,
                  int threads, pc_error *err);
 
 /* Longest repeated substring: *len = max LCP; for the first i in suffix
- * order with LCP[i] = max (ARCHITECTURE.md section 5), *pos = SA[i-1] (the
+ * order with LCP[i] = max (docs/ARCHITECTURE.md §6, rule 2), *pos = SA[i-1] (the
  * occurrence first in suffix order) and *pos2 = SA[i]. len = 0 and pos = pos2 = -1 when there is no
  * repeat (n < 2 or all LCP 0). */
 void sa_lrs(const int32_t *SA, const int32_t *LCP, int32_t n, int32_t *len,

@@ -21,7 +21,8 @@ int pc_test_run(Suite *s);
 void pc_test_skip(const char *test, const char *reason);
 #define PC_SKIP(reason) do { pc_test_skip(__func__, (reason)); return; } while (0)
 
-/* Directory of the shared real inputs (PARCHECK_DATA or ../shared/data),
+/* Directory of the shared real inputs (PARCHECK_DATA, by default the data folder
+ * beside the repository),
  * or NULL when it does not exist. */
 const char *pc_test_data_dir(void);
 

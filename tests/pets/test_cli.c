@@ -1,5 +1,5 @@
 /* test_cli.c - `parcheck pets`, `gen dag`, `dag import`, `pets check` and
- * `--out-schedule`: exit codes of ARCHITECTURE.md section 3, file:line
+ * `--out-schedule`: exit codes of docs/ARCHITECTURE.md §4, file:line
  * messages, the JSON object and its where records. */
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_golden.c - the two golden graphs of ../shared/data/dags/golden with
+/* test_golden.c - the two golden graphs of the shared data folder (dags/golden) with
  * their hand-checked levels, ranks, order and schedules, for the oracle and
  * every implementation. */
 #include "pets_tutil.h"

@@ -1,4 +1,4 @@
-/* test_import.c - STG, WfCommons and DAX files of ../shared/data/dags:
+/* test_import.c - STG, WfCommons and DAX files of the shared data folder (dags/):
  * imported, scheduled by every implementation, equal to the oracle and
  * valid; STG optimal makespans are lower bounds; bad files refused; the
  * allocation-failure loop over each importer. */

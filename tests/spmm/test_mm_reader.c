@@ -1,6 +1,6 @@
 /* test_mm_reader.c - the Matrix Market reader and writer (src/mm).
  *
- * Real files of ../shared/data (valid, invalid, edge), hand-written buffers
+ * Real files of the shared data folder (valid, invalid, edge), hand-written buffers
  * for each error class, write/read round trips on seeded random matrices,
  * and the allocation-failure loop. Policies: docs/README-mm.md. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,4 +1,4 @@
-/* sa_cuda.cu - suffix arrays on the GPU: `cuda` and `cuda-ms` (issue 6).
+/* sa_cuda.cu - suffix arrays on the GPU: `cuda` and `cuda-ms`.
  *
  * One prefix-doubling engine serves both; cuda-ms only changes how the
  * bytes travel (chunks through pinned staging buffers on two streams, the

@@ -1,4 +1,4 @@
-/* sa_cuda.h - suffix arrays on a CUDA GPU (issue 6), seen from C.
+/* sa_cuda.h - suffix arrays on a CUDA GPU, seen from C.
  *
  * Prefix doubling with CUB: the text is recoded to its alphabet's ranks
  * and 2 x 32-bit words of packed characters are radix sorted (two stable

@@ -1,5 +1,5 @@
 # src/sa/mpi/module.mk - parcheck-sa-mpi, the distributed suffix-array
-# program behind the mpi and mpi-omp implementations (issue 5). Built with
+# program behind the mpi and mpi-omp implementations. Built with
 # mpicc when MPI was detected; links libparcheck.a for pc_alloc, pc_time.
 ifeq ($(HAVE_MPI),1)
 SA_MPI_BIN := $(BUILD)/bin/parcheck-sa-mpi

@@ -1,5 +1,5 @@
 /* sam.h - internals of parcheck-sa-mpi, the distributed suffix-array
- * program (issue 5). Not part of libparcheck: compiled with mpicc only.
+ * program. Not part of libparcheck: compiled with mpicc only.
  *
  * Distribution: text positions and suffix-array positions are both cut in
  * P blocks, block r = [floor(r n / P), floor((r+1) n / P)) (empty blocks
