@@ -20,10 +20,11 @@ fi
 B=$BUILD-noomp
 suites=$(ls tests/core/test_*.c tests/spmm/test_*.c tests/sa/test_*.c tests/pets/test_*.c 2>/dev/null |
          sed -E "s|^tests/(.*)\.c$|$B/tests/\1|")
+mkdir -p "$B"
 if ! make --no-print-directory -j"$(nproc)" BUILD="$B" OPENMP=0 CUDA=0 "$B/bin/parcheck" $suites \
-     >"$B.log" 2>&1; then
-  tail -n 30 "$B.log"
-  echo "FAIL openmp-off: make OPENMP=0 failed (log $B.log)"
+     >"$B/make.log" 2>&1; then
+  tail -n 30 "$B/make.log"
+  echo "FAIL openmp-off: make OPENMP=0 failed (log $B/make.log)"
   echo "SUMMARY passed=0 failed=1 skipped=0"
   exit 1
 fi
