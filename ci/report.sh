@@ -25,6 +25,6 @@ python3 ci/report_html.py "$R" || status=1
 # The rendering check (headless Chromium) when chromium is there: the page
 # and its plots as report/screenshot.png.
 if command -v chromium >/dev/null 2>&1 && [ -f "$R/index.html" ]; then
-  bash ci/report_render.sh "$R" || echo "report: the rendering check failed (above)"
+  python3 ci/report_render.py "$R" || echo "report: the rendering check failed (above)"
 fi
 exit $status

@@ -17,6 +17,10 @@ figures it drew; a new plot is one more function there."""
 import collections, glob, html, json, os, re, subprocess, sys
 
 BAD = ('fail', 'error', 'crashed', 'timeout')
+# Sixteen distinguishable bar colours: gnuplot's own cycle repeats after
+# eight, and SpMM has more implementations than that.
+COLOURS = ['#9400d3', '#009e73', '#56b4e9', '#e69f00', '#f0e442', '#0072b2', '#e51e10', '#000000',
+           '#a6761d', '#ff7fbf', '#7fbf00', '#666666', '#00ced1', '#8b4513', '#bcbd22', '#1f3a93']
 # The implementation each domain's speed-ups are measured against, in order
 # of preference: the first that passed on an input is that input's reference.
 REFERENCES = {'spmm': ['cusparse', 'csr-serial'], 'sa': ['divsufsort', 'seq'], 'pets': ['serial']}
@@ -159,6 +163,8 @@ def gnuplot_bars(rep, name, title, ylabel, groups, series, value, log=None, hlin
               'set ylabel "%s%s"' % (ylabel, ' (log scale)' if log else ''),
               'set xtics rotate by -30', 'set datafile missing "-"', 'set grid ytics',
               'set title "%s"' % title.replace('"', "'")]
+    script += ['set linetype %d lc rgb "%s"' % (i + 1, c) for i, c in enumerate(COLOURS)]
+    script.append('set linetype cycle %d' % len(COLOURS))
     if log:
         script += ['set logscale y', 'set yrange [*:*]']
     else:
@@ -286,7 +292,9 @@ def plot_memory(rep):
     if svg:
         figs.append(('memory against the model', svg, 'Peak bytes the run allocated (parcheck\'s '
                      'allocator) over the implementation\'s documented model%s; a bar above 1 '
-                     'exceeds it.' % ('; "memreport": massif peaks of make memreport' if mr else '')))
+                     'exceeds it. A run that reuses a format an earlier implementation built in the '
+                     'same process (csr-omp after csr-serial) counts only what it allocated itself, '
+                     'so its bar can sit below 1; make memreport measures each alone.' % ('; "memreport": massif peaks of make memreport' if mr else '')))
     return figs
 
 
