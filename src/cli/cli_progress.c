@@ -146,7 +146,10 @@ void cli_progress_rep(long long rep, long long reps)
     if (!g.on)
         return;
     char text[sizeof g.stage];
-    snprintf(text, sizeof text, "%s: repetition %lld/%lld", g.impl, rep, reps);
+    if (rep == 0) /* the run whose result is judged, before the timed ones */
+        snprintf(text, sizeof text, "%s: checked run", g.impl);
+    else
+        snprintf(text, sizeof text, "%s: repetition %lld/%lld", g.impl, rep, reps);
     progress_stage(text, 0);
 }
 

@@ -35,7 +35,8 @@ void cli_progress_set(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* Stage "name (index/count)": implementation index of count starts. */
 void cli_progress_impl(const char *name, int index, int count);
 
-/* Stage "name (index/count): repetition rep/reps" of that implementation. */
+/* Stage "name (index/count): repetition rep/reps" of that implementation;
+ * rep 0 is its checked run ("name (index/count): checked run"). */
 void cli_progress_rep(long long rep, long long reps);
 
 /* Erases the line on a terminal, so that stdout (the table) is written
