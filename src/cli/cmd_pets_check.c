@@ -10,6 +10,7 @@
 #include <omp.h>
 
 #include "cli.h"
+#include "cli_pets_graph.h"
 #include "pc_cli.h"
 #include "pc_result.h"
 #include "pc_time.h"
@@ -19,7 +20,8 @@
 
 static void pets_check_usage(FILE *f)
 {
-    fputs("usage: parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
+    fputs("usage: parcheck pets check GRAPH --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
+          "                           [--procs P [--eta E] [--seed S] [--bandwidth B] [--time-scale U]]\n"
           "Validates a schedule of GRAPH from the graph alone: every task exactly once on one\n"
           "of its processors, finish - start = its cost there, no two tasks overlapping on a\n"
           "processor, every edge's data ready (no communication on the same processor). Prints\n"
@@ -29,11 +31,13 @@ static void pets_check_usage(FILE *f)
           "decimal (at most 9 decimal places). S.json: as `parcheck pets --out-schedule F`.\n"
           "Exit 0 valid, 1 invalid, 2 a file that cannot be read as what it claims.\n",
           f);
+    fputs(CLI_GRAPH_USAGE, f);
 }
 
 /* The options of one invocation. */
 typedef struct check_args {
     const char *graph, *schedule, *name, *json;
+    cli_graph_opts gopt;
 } check_args;
 
 static int parse_args(int argc, char **argv, check_args *a, int *help)
@@ -41,6 +45,7 @@ static int parse_args(int argc, char **argv, check_args *a, int *help)
     pc_error err;
     pc_error_clear(&err);
     memset(a, 0, sizeof *a);
+    cli_graph_opts_init(&a->gopt);
     *help = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -49,7 +54,9 @@ static int parse_args(int argc, char **argv, check_args *a, int *help)
             *help = 1;
             return CLI_OK;
         }
-        if ((t = pc_cli_take(argc, argv, &i, "--schedule", &v, &err)) == 1)
+        if ((t = cli_graph_take(&a->gopt, argc, argv, &i, &err)) == 1)
+            continue;
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--schedule", &v, &err)) == 1)
             a->schedule = v;
         else if (!t && (t = pc_cli_take(argc, argv, &i, "--name", &v, &err)) == 1)
             a->name = v;
@@ -67,7 +74,7 @@ static int parse_args(int argc, char **argv, check_args *a, int *help)
             a->graph = argv[i];
     }
     if (!a->graph)
-        return cli_usage_error("pets check", "no GRAPH.dag given (see parcheck pets check --help)");
+        return cli_usage_error("pets check", "no GRAPH given (see parcheck pets check --help)");
     if (!a->schedule)
         return cli_usage_error("pets check", "--schedule S.csv|S.json is required");
     return CLI_OK;
@@ -148,10 +155,9 @@ static int load(const check_args *a, pets_dag *dag, pets_dag *scaled, pets_sched
     pc_error err;
     pc_error_clear(&err);
     memset(scaled, 0, sizeof *scaled);
-    if (pets_dag_read(a->graph, dag, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return CLI_USAGE;
-    }
+    int code = cli_graph_read("pets check", a->graph, &a->gopt, dag, NULL);
+    if (code)
+        return code;
     if (pets_schedule_read(a->schedule, dag->ntasks, dag->nprocs, s, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         pets_dag_free(dag);
