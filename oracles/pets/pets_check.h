@@ -99,8 +99,15 @@ int pets_check_schedule(const pets_dag *dag, int64_t nrows, const int64_t *task,
  * PC_ENOMEM. */
 int pets_check_pets_makespan(const pets_dag *dag, int policy, int64_t *makespan, pc_error *err);
 
-/* Both PETS makespans into rep->pets_makespan (insertion, append), the two
- * solves side by side on two threads. Returns 0 or PC_ENOMEM. */
+/* The same from a pets_oracle_prepare of dag (see pets_oracle.h), which
+ * is only read: the two policies may share one prep at once. */
+struct pets_oracle_prep;
+int pets_check_pets_schedule_makespan(const pets_dag *dag, const struct pets_oracle_prep *prep,
+                                      int policy, int64_t *makespan, pc_error *err);
+
+/* Both PETS makespans into rep->pets_makespan (insertion, append): one
+ * prep, then the two schedules side by side on two threads. Returns 0,
+ * PC_EVERIFY (a cycle) or PC_ENOMEM. */
 int pets_check_pets_makespans(const pets_dag *dag, pets_check_report *rep, pc_error *err);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_progress.h"
+#include "cli_pets_graph.h"
 #include "check_fill.h"
 #include "cli_plugins.h"
 #include "pc_alloc.h"
@@ -19,16 +20,18 @@
 
 static void pets_usage(FILE *f)
 {
-    fputs("usage: parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append]\n"
+    fputs("usage: parcheck pets GRAPH [--impl LIST|all] [--reps R] [--insertion|--append]\n"
           "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
           "                     [--out-schedule F.csv|F.json]\n"
           "                     [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
-          "       parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
+          "                     [--procs P [--eta E] [--seed S] [--bandwidth B] [--time-scale U]]\n"
+          "       parcheck pets check GRAPH --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           "Computes levels, ranks, priority order and the EFT schedule of GRAPH with each\n"
           "implementation and compares them with the oracle; the schedule is validated.\n"
           "--out-schedule writes the schedule of the first implementation that ran (CSV\n"
           "task,proc,start,finish when F ends in .csv, else JSON), as `pets check` reads it.\n",
           f);
+    fputs(CLI_GRAPH_USAGE, f);
     fputs(CLI_PLUGINS_USAGE, f);
     fputs(CLI_PROGRESS_USAGE, f);
     fputs("A plugin entry writes processors and start times: its schedule must equal the\n"
@@ -300,12 +303,19 @@ int cmd_pets(int argc, char **argv)
     pc_error_clear(&err);
     cli_plugins cp;
     cli_plugins_init(&cp);
+    cli_graph_opts gopt;
+    cli_graph_opts_init(&gopt);
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int t;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             pets_usage(stdout);
             return CLI_OK;
+        }
+        if ((t = cli_graph_take(&gopt, argc, argv, &i, &err)) != 0) {
+            if (t < 0)
+                return cli_usage_error("pets", err.msg);
+            continue;
         }
         if ((t = cli_plugins_take(&cp, argc, argv, &i, &err)) != 0) {
             if (t < 0)
@@ -361,7 +371,7 @@ int cmd_pets(int argc, char **argv)
         graph = argv[i];
     }
     if (!graph)
-        return cli_usage_error("pets", "no GRAPH.dag given");
+        return cli_usage_error("pets", "no GRAPH given");
     const char *names[16];
     for (int i = 0; i < pets_nimpls; i++)
         names[i] = pets_impls[i].name;
@@ -374,11 +384,11 @@ int cmd_pets(int argc, char **argv)
     pets_dag dag;
     cli_progress_start("pets", progress);
     cli_progress_set("reading %s", graph);
-    if (pets_dag_read(graph, &dag, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if ((code = cli_graph_read("pets", graph, &gopt, &dag, NULL)) != CLI_OK) {
+        cli_progress_stop();
         cli_selection_free(&sel);
         cli_plugins_free(&cp);
-        return CLI_USAGE;
+        return code;
     }
     pets_options o = {policy, (int)plat, (int)dev};
     pets_solution ref;
@@ -572,38 +582,20 @@ static void dag_import_usage(FILE *f)
 
 int cmd_dag_import(int argc, char **argv)
 {
-    pets_import_params ip;
-    pets_import_defaults(&ip);
+    cli_graph_opts gopt;
+    cli_graph_opts_init(&gopt);
     const char *fmt = NULL, *in = NULL, *out = NULL;
-    int have_procs = 0;
     pc_error err;
     pc_error_clear(&err);
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
-        long long x;
         int t;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             dag_import_usage(stdout);
             return CLI_OK;
         }
-        if ((t = pc_cli_take(argc, argv, &i, "--procs", &v, &err)) == 1) {
-            if (pc_cli_parse_long("--procs", v, 1, PETS_MAX_PROCS, &x, &err))
-                return cli_usage_error("dag import", err.msg);
-            ip.procs = (int32_t)x;
-            have_procs = 1;
-        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--eta", &v, &err)) == 1) {
-            if (pc_cli_parse_double("--eta", v, 0, 1.99, &ip.eta, &err))
-                return cli_usage_error("dag import", err.msg);
-        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) == 1) {
-            if (pc_cli_parse_long("--seed", v, 0, INT64_MAX, &x, &err))
-                return cli_usage_error("dag import", err.msg);
-            ip.seed = (uint64_t)x;
-        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--bandwidth", &v, &err)) == 1) {
-            if (pc_cli_parse_double("--bandwidth", v, 1e-9, 1e18, &ip.bandwidth, &err))
-                return cli_usage_error("dag import", err.msg);
-        } else if (!t && (t = pc_cli_take(argc, argv, &i, "--time-scale", &v, &err)) == 1) {
-            if (pc_cli_parse_double("--time-scale", v, 1e-9, 1e12, &ip.time_scale, &err))
-                return cli_usage_error("dag import", err.msg);
+        if ((t = cli_graph_take(&gopt, argc, argv, &i, &err)) == 1) {
+            continue;
         } else if (!t && (t = pc_cli_take(argc, argv, &i, "-o", &v, &err)) == 1) {
             out = v;
         } else if (t < 0) {
@@ -622,7 +614,7 @@ int cmd_dag_import(int argc, char **argv)
     }
     if (!fmt || !in)
         return cli_usage_error("dag import", "needs a format (stg, wfcommons, dax) and a FILE");
-    if (!have_procs)
+    if (!gopt.have_procs)
         return cli_usage_error("dag import", "--procs P is required");
     if (!out)
         return cli_usage_error("dag import", "-o F.dag is required");
@@ -636,7 +628,8 @@ int cmd_dag_import(int argc, char **argv)
     else
         return cli_usage_error("dag import", "format must be stg, wfcommons or dax");
     pets_dag dag;
-    int rc = imp(in, &ip, &dag, &err);
+    const pets_import_params *ip = &gopt.ip;
+    int rc = imp(in, ip, &dag, &err);
     if (rc) {
         fprintf(stderr, "%s\n", err.msg);
         return rc == PC_EUNAVAIL ? CLI_UNAVAILABLE : CLI_USAGE;
@@ -644,7 +637,8 @@ int cmd_dag_import(int argc, char **argv)
     char comment[600];
     snprintf(comment, sizeof comment,
              "parcheck dag import %s %s --procs %ld --eta %g --seed %llu --bandwidth %g --time-scale %g",
-             fmt, in, (long)ip.procs, ip.eta, (unsigned long long)ip.seed, ip.bandwidth, ip.time_scale);
+             fmt, in, (long)ip->procs, ip->eta, (unsigned long long)ip->seed, ip->bandwidth,
+             ip->time_scale);
     rc = pets_dag_write(out, &dag, comment, &err);
     if (rc)
         fprintf(stderr, "%s\n", err.msg);

@@ -75,7 +75,7 @@ int pets_dag_scale(pets_dag *dst, const pets_dag *src, int64_t k, pc_error *err)
  * "edge A B c" lines; tasks numbered from 1. Errors are "path:line: ...". */
 int pets_dag_read(const char *path, pets_dag *dag, pc_error *err);
 
-/* Parses .dag text (NUL-terminated, len bytes); path only names errors. */
+/* Parses .dag text (len bytes, need not be NUL-terminated); path only names errors. */
 int pets_dag_parse(const char *text, size_t len, const char *path, pets_dag *dag,
                    pc_error *err);
 

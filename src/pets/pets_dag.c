@@ -102,6 +102,9 @@ static int dag_check_acyclic(pets_dag *d, const pets_edge *sorted, const char *p
             queue[tail++] = v;
     }
     while (head < tail) {
+        if (head + 8 < tail) /* tasks come in no memory order: ask early for a later one's successors */
+            for (int32_t k = d->succ_off[queue[head + 8]]; k < d->succ_off[queue[head + 8] + 1]; k++)
+                __builtin_prefetch(&left[d->succ[k]]);
         int32_t u = queue[head++];
         for (int32_t k = d->succ_off[u]; k < d->succ_off[u + 1]; k++)
             if (--left[d->succ[k]] == 0)
@@ -132,8 +135,15 @@ int pets_dag_build(pets_dag *dag, int32_t ntasks, int32_t nprocs, const int64_t 
     int rc = dag_check_sizes(ntasks, nprocs, cost, edges, nedges, path, err);
     if (rc)
         return rc;
-    /* edges is NULL for a graph without edges: qsort's pointer must not be */
-    if (nedges > 1)
+    /* edges is NULL for a graph without edges: qsort's pointer must not be.
+     * Files and generators mostly list edges in order already; then the
+     * sort could only keep it (ties are in line order, as edge_cmp's). */
+    int64_t sorted = 1;
+    while (sorted < nedges && (edges[sorted - 1].from < edges[sorted].from ||
+                               (edges[sorted - 1].from == edges[sorted].from &&
+                                edges[sorted - 1].to <= edges[sorted].to)))
+        sorted++;
+    if (sorted < nedges)
         qsort(edges, (size_t)nedges, sizeof *edges, edge_cmp);
     for (int64_t k = 1; k < nedges; k++)
         if (edges[k].from == edges[k - 1].from && edges[k].to == edges[k - 1].to)

@@ -232,16 +232,21 @@ int pets_dag_parse(const char *text, size_t len, const char *path, pets_dag *dag
     return rc;
 }
 
+/* The file is mapped rather than copied: at 2^19 tasks (53 MB) the copy
+ * and its fresh pages cost about a sixth of reading. */
 int pets_dag_read(const char *path, pets_dag *dag, pc_error *err)
 {
     memset(dag, 0, sizeof *dag);
-    unsigned char *data;
-    size_t size;
-    int rc = pc_file_read_all(path, DAG_MAX_FILE_BYTES, &data, &size, err);
+    pc_file_map m;
+    int rc = pc_file_map_open(path, &m, err);
     if (rc)
         return rc;
-    rc = pets_dag_parse((const char *)data, size, path, dag, err);
-    pc_free(data);
+    if (m.size > DAG_MAX_FILE_BYTES)
+        rc = pc_error_set(err, PC_ERANGE, path, 0, "file of %zu bytes is larger than the limit of %zu bytes",
+                          m.size, DAG_MAX_FILE_BYTES);
+    else
+        rc = pets_dag_parse((const char *)m.data, m.size, path, dag, err);
+    pc_file_map_close(&m);
     return rc;
 }
 
