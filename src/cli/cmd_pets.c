@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "check_fill.h"
 #include "cli_plugins.h"
+#include "cli_stress.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_result.h"
@@ -154,6 +155,9 @@ static void pets_run_impl(const pets_impl *im, const pets_dag *dag, const pets_o
             goto out;
         }
         if (k < 0) {
+            cli_stress_note_output(s.proc, sizeof *s.proc * (size_t)dag->ntasks);
+            cli_stress_note_output(s.start, sizeof *s.start * (size_t)dag->ntasks);
+            cli_stress_note_output(s.rank_scaled, sizeof *s.rank_scaled * (size_t)dag->ntasks);
             pets_judge(dag, ref, &s, lb, r);
             if (save->path && !save->done) {
                 save->rc = pets_schedule_write(save->path, dag, &s, save->graph, im->name, save->policy,
@@ -267,6 +271,8 @@ static void pets_run_plugin(const plugin_entry *e, const cli_plugins *cp, const 
     pc_error_clear(&err);
     int rc = plugin_run_pets(e, &in, &po, &out, &err);
     if (cli_plugin_outcome(r, rc, &err, &out, unavail)) {
+        cli_stress_note_output(out.first[0], sizeof(int32_t) * (size_t)dag->ntasks);
+        cli_stress_note_output(out.first[1], sizeof(int64_t) * (size_t)dag->ntasks);
         r->throughput = r->seconds > 0 ? dag->ntasks / r->seconds : 0;
         snprintf(r->unit, sizeof r->unit, "tasks/s");
         pets_solution s;
@@ -293,6 +299,7 @@ int cmd_pets(int argc, char **argv)
 {
     const char *graph = NULL, *impl = "all", *json = NULL, *out_schedule = NULL;
     long long reps = 3, plat = -1, dev = -1;
+    long long stress = 0;   /* --stress N: N more validated runs (cli_stress.h) */
     int policy = PETS_INSERTION;
     pc_error err;
     pc_error_clear(&err);
@@ -306,6 +313,11 @@ int cmd_pets(int argc, char **argv)
             return CLI_OK;
         }
         if ((t = cli_plugins_take(&cp, argc, argv, &i, &err)) != 0) {
+            if (t < 0)
+                return cli_usage_error("pets", err.msg);
+            continue;
+        }
+        if ((t = cli_stress_take(argc, argv, &i, &stress, &err)) != 0) {
             if (t < 0)
                 return cli_usage_error("pets", err.msg);
             continue;
@@ -399,6 +411,9 @@ int cmd_pets(int argc, char **argv)
     }
     int any_unavail = 0;
     pets_save save = {out_schedule, graph, policy, 0, PC_OK, {0, ""}};
+    pc_result *scratch = stress ? pc_malloc(sizeof *scratch) : NULL;
+    if (stress && !scratch)
+        fprintf(stderr, "parcheck pets: out of memory: --stress runs left out\n");
     for (int i = 0; i < sel.n; i++) {
         if (!sel.sel[i])
             continue;
@@ -413,11 +428,34 @@ int cmd_pets(int argc, char **argv)
         }
         if (unavail && sel.expl[i])
             any_unavail = 1;
+        /* --stress: the same judgement again, one run each, across
+         * thread counts and schedules */
+        cli_stress st;
+        cli_stress_begin(&st, unavail || !scratch ? 0 : (int)stress);
+        for (int k = 0; k < st.runs; k++) {
+            cli_stress_setup(&st, k);
+            pets_save none = {NULL, graph, policy, 1, PC_OK, {0, ""}};
+            int ignored = 0;
+            if (i < pets_nimpls) {
+                pc_result_init(scratch, pets_impls[i].name);
+                pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, 1, scratch, &ignored, &none);
+            } else {
+                pets_run_plugin(sel.entry[i - pets_nimpls], &cp, &dag, policy, &ref, 1, scratch,
+                                &ignored, &none);
+            }
+            cli_stress_record(&st, scratch);
+        }
+        cli_stress_finish(&st, r);
     }
+    pc_free(scratch);
     pc_run run = {.domain = "pets", .oracle_name = "pets-oracle (adjacency lists, exact integers)",
                   .oracle_seconds = oracle_s, .nresults = nres, .results = res};
-    static const char *const cols[] = {"levels_equal", "ranks_equal", "order_equal",
-                                       "schedule_equal", "makespan", "lower_bound", "slr", NULL};
+    static const char *const plain[] = {"levels_equal", "ranks_equal", "order_equal",
+                                        "schedule_equal", "makespan", "lower_bound", "slr", NULL};
+    static const char *const stressed[] = {"levels_equal", "ranks_equal", "order_equal",
+                                           "schedule_equal", "makespan", "stress_failed",
+                                           "stress_identical", NULL};
+    const char *const *cols = stress ? stressed : plain;
     run.table_metrics = cols;
     pc_kv_str(&run.input, "path", graph);
     pc_kv_int(&run.input, "tasks", dag.ntasks);

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_plugins.h"
+#include "cli_stress.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_file.h"
@@ -36,6 +37,7 @@ void cmd_sa_list(FILE *f)
 typedef struct sa_opts {
     const char *path, *impl, *json, *out_sa, *out_lcp;
     long long reps, np, threads;
+    long long stress;       /* --stress N: N more validated runs (cli_stress.h) */
 } sa_opts;
 
 static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *help)
@@ -52,6 +54,8 @@ static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *hel
             return PC_OK;
         }
         if ((rc = cli_plugins_take(cp, argc, argv, &i, &err)) != 0) {
+            if (rc < 0) break;
+        } else if ((rc = cli_stress_take(argc, argv, &i, &o->stress, &err)) != 0) {
             if (rc < 0) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
             if (rc < 0) break;
@@ -200,6 +204,8 @@ static int sa_run_impl(const sa_impl *impl, const sa_opts *o, sa_ref *ref, pc_re
             r->model_bytes = (long long)(impl->model_bytes_per_n * n) + 64 * 1024;
         pc_kv_num(&r->timings, "lcp_s", lcp_s);
         pc_kv_int(&r->timings, "threads", impl->threaded ? o->threads : 1);
+        cli_stress_note_output(SA, sizeof *SA * (size_t)n);
+        cli_stress_note_output(LCP, sizeof *LCP * (size_t)n);
         rc = sa_validate(ref, r, SA, LCP, &err);
     }
     if (rc == PC_OK) {
@@ -281,8 +287,11 @@ static int sa_run_plugin(const plugin_entry *e, const cli_plugins *cp, const sa_
             pc_kv_bool(&r->metrics, "lcp_equal", 0);
         }
     }
-    if (rc == PC_OK)
+    if (rc == PC_OK) {
+        cli_stress_note_output(SA, sizeof *SA * (size_t)n);
+        cli_stress_note_output(LCP, sizeof *LCP * (size_t)n);
         rc = sa_validate(ref, r, SA, LCP, &err);
+    }
     /* A suffix array and its LCP are unique, so two runs that differ cannot
      * both be right, PARCHECK_F_VARIES or not. */
     if (rc == PC_OK && !out.repeatable) {
@@ -363,6 +372,9 @@ int cmd_sa(int argc, char **argv)
     }
     int32_t *keep_sa = NULL, *keep_lcp = NULL;
     int nres = 0, unavailable = 0;
+    pc_result *scratch = o.stress ? pc_malloc(sizeof *scratch) : NULL;
+    if (o.stress && !scratch)
+        fprintf(stderr, "parcheck sa: out of memory: --stress runs left out\n");
     for (int k = 0; k < sel.n; k++) {
         if (!sel.sel[k])
             continue;
@@ -376,8 +388,29 @@ int cmd_sa(int argc, char **argv)
         }
         if (irc == PC_EUNAVAIL && sel.expl[k])
             unavailable = 1;
+        /* --stress: the same judgement again, one run each, across thread
+         * counts and schedules */
+        cli_stress st;
+        cli_stress_begin(&st, irc == PC_EUNAVAIL || !scratch ? 0 : (int)o.stress);
+        for (int s = 0; s < st.runs; s++) {
+            sa_opts o2 = o;
+            o2.threads = cli_stress_setup(&st, s);
+            o2.reps = 1;
+            if (k < nimpl) {
+                pc_result_init(scratch, impls[k].name);
+                sa_run_impl(&impls[k], &o2, &ref, scratch, &keep_sa, &keep_lcp);
+            } else {
+                sa_run_plugin(sel.entry[k - nimpl], &cp, &o2, &ref, scratch, &keep_sa, &keep_lcp);
+            }
+            cli_stress_record(&st, scratch);
+        }
+        cli_stress_finish(&st, r);
     }
-    static const char *const metrics[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
+    pc_free(scratch);
+    static const char *const plain[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
+    static const char *const stressed[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos",
+                                            "stress_failed", "stress_identical", NULL };
+    const char *const *metrics = o.stress ? stressed : plain;
     pc_run run = { .domain = "sa", .oracle_name = n <= SA_ORACLE_NAIVE_MAX && ref.naive
                        ? "naive qsort/memcmp SA and LCP + Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS"
                        : "Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS",

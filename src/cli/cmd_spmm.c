@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_spmm_plugin.h"
+#include "cli_stress.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_npy.h"
@@ -16,6 +17,9 @@
 
 static const char *const spmm_table_metrics[] = {"max_rel_err", "mean_rel_err",
                                                  "max_err_over_bound", NULL};
+static const char *const spmm_stress_metrics[] = {"max_rel_err", "max_err_over_bound",
+                                                  "stress_failed", "stress_identical",
+                                                  "stress_max_err_over_bound", NULL};
 
 typedef struct spmm_opts {
     const char *path;
@@ -24,6 +28,7 @@ typedef struct spmm_opts {
     const char *xkind;
     const char *out_y;      /* --out-y: the first implementation's Y as .npy */
     long long K, reps, threads, seed;
+    long long stress;       /* --stress N: N more validated runs (cli_stress.h) */
 } spmm_opts;
 
 static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_error *err)
@@ -34,6 +39,9 @@ static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_e
         const char *v = NULL;
         int rc;
         if ((rc = cli_plugins_take(cp, argc, argv, &i, err)) != 0) {
+            if (rc < 0)
+                return rc;
+        } else if ((rc = cli_stress_take(argc, argv, &i, &o->stress, err)) != 0) {
             if (rc < 0)
                 return rc;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, err)) != 0) {
@@ -159,6 +167,7 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
         *out_y = NULL; /* written once, by the first implementation that ran */
     }
     memcpy(Ycheck, Y, len * sizeof *Y);
+    cli_stress_note_output(Ycheck, len * sizeof *Y);
     double h2d = 0, d2h = 0;
     for (long long k = 0; k < o->reps; k++) {
         tm = (spmm_timing){-1, -1, -1, -1, -1};
@@ -272,7 +281,8 @@ int cmd_spmm(int argc, char **argv)
         return CLI_FAILED;
     }
     pc_run run = {.domain = "spmm", .oracle_name = "spmm-coo-double-double",
-                  .oracle_seconds = pc_time_now() - t0, .table_metrics = spmm_table_metrics};
+                  .oracle_seconds = pc_time_now() - t0,
+                  .table_metrics = o.stress ? spmm_stress_metrics : spmm_table_metrics};
     pc_kv_str(&run.input, "path", o.path);
     pc_kv_int(&run.input, "rows", coo.rows);
     pc_kv_int(&run.input, "cols", coo.cols);
@@ -292,19 +302,54 @@ int cmd_spmm(int argc, char **argv)
     spmm_matrix_init(&A, &coo);
     int unavailable = 0;
     const char *out_y = o.out_y;
-    for (int k = 0; k < n; k++)
-        if (sel.sel[k])
-            spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, &results[run.nresults++], &unavailable,
-                         sel.expl[k], &out_y);
+    pc_result *scratch = o.stress ? pc_malloc(sizeof *scratch) : NULL;
+    if (o.stress && !scratch) {
+        fprintf(stderr, "parcheck spmm: out of memory\n");
+        status = CLI_FAILED;
+        spmm_matrix_free(&A);
+        goto out;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!sel.sel[k])
+            continue;
+        pc_result *r = &results[run.nresults++];
+        spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, r, &unavailable, sel.expl[k], &out_y);
+        /* --stress: the same judgement again, one run each, across
+         * thread counts and schedules */
+        cli_stress st;
+        cli_stress_begin(&st, r->status == PC_STATUS_SKIPPED ? 0 : (int)o.stress);
+        for (int s = 0; s < st.runs; s++) {
+            spmm_opts o2 = o;
+            o2.threads = cli_stress_setup(&st, s);
+            o2.reps = 1;
+            const char *no_y = NULL;
+            int ignored = 0;
+            spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o2, scratch, &ignored, 0, &no_y);
+            cli_stress_record(&st, scratch);
+        }
+        cli_stress_finish(&st, r);
+    }
     for (int k = n; k < sel.n; k++) {
         if (!sel.sel[k])
             continue;
         plugin_opts po = cli_plugins_opts(&cp, (int)o.reps, (int)o.threads);
         int skipped = 0;
-        cli_spmm_plugin_run(sel.entry[k - n], &po, &A, &orc, X, (int)o.K, 1, &out_y,
-                            &results[run.nresults++], &skipped);
+        pc_result *r = &results[run.nresults++];
+        cli_spmm_plugin_run(sel.entry[k - n], &po, &A, &orc, X, (int)o.K, 1, &out_y, r, &skipped);
         unavailable |= skipped && sel.expl[k];
+        cli_stress st;
+        cli_stress_begin(&st, skipped ? 0 : (int)o.stress);
+        for (int s = 0; s < st.runs; s++) {
+            int t = cli_stress_setup(&st, s);
+            plugin_opts p2 = cli_plugins_opts(&cp, 1, t);
+            int ignored = 0;
+            cli_spmm_plugin_run(sel.entry[k - n], &p2, &A, &orc, X, (int)o.K, 1, NULL, scratch,
+                                &ignored);
+            cli_stress_record(&st, scratch);
+        }
+        cli_stress_finish(&st, r);
     }
+    pc_free(scratch);
     spmm_matrix_free(&A);
     if (o.json) {
         if (pc_run_save_json(o.json, &run, &err)) {
