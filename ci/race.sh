@@ -81,7 +81,7 @@ run() {
     passed=$((passed + 1)); echo "ok   $label"
   fi
 }
-"$P" gen matrix --rows 300 --cols 300 --nnz 4000 --shape powerlaw --seed 3 -o "$W/a.mtx" >/dev/null
+"$P" gen matrix --rows 2000 --cols 2000 --nnz 40000 --shape powerlaw --seed 3 -o "$W/a.mtx" >/dev/null
 "$P" gen text --bytes 20000 --kind text --seed 4 -o "$W/t.txt" >/dev/null
 "$P" gen dag --tasks 200 --out-degree 3 --alpha 1 --ccr 1 --eta 0.5 --procs 4 --seed 5 -o "$W/g.dag" >/dev/null
 "$P" sa "$W/t.txt" --impl seq --out-sa "$W/t.sa" >/dev/null 2>&1
@@ -91,7 +91,7 @@ for t in 2 4; do
   export OMP_NUM_THREADS=$t
   run "zoo racy kernel (row sum shared) t=$t" report "$B/tests/zoo/zoo" --race spmm-row-sum-shared "$t"
   run "zoo racy kernel (row range shared) t=$t" report "$B/tests/zoo/zoo" --race spmm-row-range-shared "$t"
-  run "parcheck spmm csr-omp,ell-omp,ellnp-omp t=$t" clean "$P" spmm "$W/a.mtx" --k 4 --impl csr-omp,ell-omp,ellnp-omp --reps 1 --threads "$t"
+  run "parcheck spmm csr-omp,ell-omp,ellnp-omp t=$t" clean "$P" spmm "$W/a.mtx" --k 4 --impl csr-omp,ell-omp,ellnp-omp --reps 2 --threads "$t" --stress 8
   run "parcheck sa omp t=$t" clean "$P" sa "$W/t.txt" --impl omp --reps 1 --threads "$t"
   run "parcheck spmm check t=$t" clean "$P" spmm check "$W/a.mtx" --y "$W/y.npy" --k 4 --seed 1
   run "parcheck sa check t=$t" clean "$P" sa check "$W/t.txt" --sa "$W/t.sa"
