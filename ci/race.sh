@@ -20,8 +20,9 @@ command -v "$CLANG" >/dev/null || { echo "SKIPPED check-race: $CLANG not found (
 [ -f "$ARCHER" ] || { echo "SKIPPED check-race: $ARCHER not found (apt-get install libomp-14-dev)"; echo "0 passed, 0 failed"; exit 0; }
 TSAN="-fsanitize=thread -fopenmp=libomp"
 # Through the environment, as ci/sanitize.sh does, so that the domains'
-# EXTRA_CFLAGS += ... still apply; -O1 -g for reports with lines.
-export EXTRA_CFLAGS="${EXTRA_CFLAGS:-} $TSAN -O1 -g"
+# EXTRA_CFLAGS += ... still apply; -O1 and line tables (file:line in the
+# reports, at a fraction of -g's compile time).
+export EXTRA_CFLAGS="${EXTRA_CFLAGS:-} $TSAN -O1 -gline-tables-only"
 export EXTRA_LDFLAGS="${EXTRA_LDFLAGS:-} $TSAN"
 # Archer gives TSan the OpenMP runtime's synchronisation (barriers, tasks,
 # reductions), without which libomp's lock-free hand-offs look like races.
@@ -37,14 +38,19 @@ export CK_FORK=no
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 start=$(date +%s)
 mkdir -p "$B"
-targets=("$B/bin/parcheck" "$B/tests/zoo/zoo" "$B/tests/spmm/test_spmm_kernels"
-         "$B/tests/spmm/test_spmm_convert" "$B/tests/sa/test_texts" "$B/tests/pets/test_pets_check")
+# The whole suites take minutes under TSan: `make check-race` runs them;
+# the CI hook (ci/tests.d/race.sh, RACE_QUICK=1) builds and runs the PETS
+# one only.
+suites=(pets/test_pets_check)
+[ -n "${RACE_QUICK:-}" ] || suites+=(spmm/test_spmm_kernels spmm/test_spmm_convert sa/test_texts)
+targets=("$B/bin/parcheck" "$B/tests/zoo/zoo")
+for s in "${suites[@]}"; do targets+=("$B/tests/$s"); done
 mpi=0
 if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
   targets+=("$B/bin/parcheck-sa-mpi"); mpi=1
 fi
 echo "check-race: building $B (clang TSan + Archer)"
-make --no-print-directory -j"$(nproc)" CC="$CLANG" CUDA=0 OPENCL=0 BUILD="$B" "${targets[@]}" \
+make --no-print-directory -j"$(nproc)" CC="$CLANG" CUDA=0 OPENCL=0 BUILD="$B" CFLAGS="-O1 -gline-tables-only" "${targets[@]}" \
     >"$B/build.log" 2>&1 || { tail -n 30 "$B/build.log"; echo "check-race: build failed (log $B/build.log)"; echo "0 passed, 1 failed"; exit 1; }
 echo "check-race: built in $(( $(date +%s) - start )) s"
 P=$B/bin/parcheck
@@ -104,10 +110,6 @@ done
 # the suites once, at 2 threads (their cases already loop over thread counts)
 export OMP_NUM_THREADS=2
 run "zoo control (csr-serial kernel)" clean "$B/tests/zoo/zoo" --race spmm-csr-serial 2
-# The whole suites take minutes under TSan: `make check-race` runs them;
-# the CI hook (ci/tests.d/race.sh, RACE_QUICK=1) keeps the PETS one only.
-suites=(pets/test_pets_check)
-[ -n "${RACE_QUICK:-}" ] || suites+=(spmm/test_spmm_kernels spmm/test_spmm_convert sa/test_texts)
 for s in "${suites[@]}"; do
   run "suite $s" clean "$B/tests/$s"
 done
