@@ -9,6 +9,7 @@
 #endif
 
 #include "cli_stress.h"
+#include "pc_alloc.h"
 #include "pc_cli.h"
 
 /* The run whose outputs cli_stress_note_output fingerprints. */
@@ -138,6 +139,12 @@ void cli_stress_record(cli_stress *s, const pc_result *r)
                      pc_status_name(r->status), (int)(sizeof s->first_fail - sizeof s->label - 16),
                      r->reason);
         s->failed++;
+        /* the first failure that was located (a run whose repeats differed
+         * has no location; a later run may have one) */
+        if (!s->fail_row)
+            s->fail_row = pc_malloc(sizeof *s->fail_row); /* NULL: no locations */
+        if (s->fail_row && (s->failed == 1 || (!s->fail_row->nwhere && r->nwhere)))
+            *s->fail_row = *r;
     }
     if (!s->have_hash) {
         s->first_hash = s->cur_hash;
@@ -154,15 +161,26 @@ void cli_stress_finish(cli_stress *s, pc_result *r)
 {
     stress_active = NULL;
     restore_env();
-    if (!s->runs || r->status == PC_STATUS_SKIPPED)
+    if (!s->runs || r->status == PC_STATUS_SKIPPED) {
+        pc_free(s->fail_row);
+        s->fail_row = NULL;
         return;
+    }
     pc_kv_int(&r->metrics, "stress_runs", s->done);
     pc_kv_int(&r->metrics, "stress_failed", s->failed);
     pc_kv_bool(&r->metrics, "stress_identical", s->identical && s->have_hash);
     pc_kv_int(&r->metrics, "stress_threads_max", s->threads_max);
     if (s->worst_over_bound >= 0)
         pc_kv_num(&r->metrics, "stress_max_err_over_bound", s->worst_over_bound);
-    if (s->failed && r->status == PC_STATUS_PASS)
+    if (s->failed && r->status == PC_STATUS_PASS) {
         pc_result_status(r, PC_STATUS_FAIL, "stress: %d of %d runs failed (first, %s)", s->failed,
                          s->done, s->first_fail);
+        if (s->fail_row) {
+            r->nwhere = s->fail_row->nwhere;
+            memcpy(r->where, s->fail_row->where, sizeof r->where);
+            memcpy(r->where_summary, s->fail_row->where_summary, sizeof r->where_summary);
+        }
+    }
+    pc_free(s->fail_row);
+    s->fail_row = NULL;
 }

@@ -36,6 +36,7 @@ typedef struct cli_stress {
     double worst_over_bound; /* -1 until a run reports max_err_over_bound */
     char label[64];       /* settings of the current run */
     char first_fail[PC_ERROR_MSG_MAX];
+    pc_result *fail_row;  /* the first failing run's row (its "where"), or NULL */
 } cli_stress;
 
 /* Takes "--stress N" at argv[*i] into *runs (advancing *i). Returns 0 when
@@ -59,8 +60,9 @@ void cli_stress_note_output(const void *data, size_t bytes);
 void cli_stress_record(cli_stress *s, const pc_result *r);
 
 /* Adds the stress metrics to the implementation's row r and fails a row
- * that passed when a stress run failed. Restores OMP_SCHEDULE and
- * OMP_NUM_THREADS as they were. */
+ * that passed when a stress run failed (with that run's located failures
+ * as r's "where"). Restores OMP_SCHEDULE and OMP_NUM_THREADS as they were,
+ * and frees what the stress held. */
 void cli_stress_finish(cli_stress *s, pc_result *r);
 
 #endif
