@@ -65,8 +65,10 @@ static int run_sched_entry(const zoo_entry *self, char *msg, size_t len)
     int64_t task[NT + 1], proc[NT + 1], st[NT + 1], fi[NT + 1];
     int k = 0;
     for (int i = 0; i < NT + 1; i++) {
+        if (i == NT && !c->dup)
+            continue;
         zoo_row r = zoo_valid[i < NT ? i : c->dup - 1];
-        if ((i == NT && !c->dup) || r.t == c->drop)
+        if (r.t == c->drop)
             continue;
         for (int j = 0; j < 2; j++)
             if (c->edit[j].t == r.t && i < NT)
