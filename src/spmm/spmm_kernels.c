@@ -120,9 +120,11 @@ static void ell_rows(const spmm_ell *A, const double *X, int K, double *Y,
             const int32_t *ja = A->ja + (size_t)k * m;
             const double *as = A->as + (size_t)k * m;
             if (K == 1) {
-                for (int32_t i = b; i < e; i++)
-                    if (k < A->rowlen[i])
-                        Y[i] += as[i] * X[ja[i]];
+                /* a select, not a branch: the loop stays vectorised */
+                for (int32_t i = b; i < e; i++) {
+                    double t = Y[i] + as[i] * X[ja[i]];
+                    Y[i] = k < A->rowlen[i] ? t : Y[i];
+                }
                 continue;
             }
             for (int32_t i = b; i < e; i++) {
