@@ -22,3 +22,12 @@ coverage: bootstrap
 
 memreport: bootstrap
 	@bash ci/memreport.sh $(BUILD)
+
+# make check-race        clang TSan + Archer build in build-tsan, OpenMP suites and CLI runs (ci/race.sh)
+# make check-cuda-race   compute-sanitizer racecheck + synccheck over the CUDA suites (ci/cuda_race.sh)
+.PHONY: check-race check-cuda-race
+check-race: bootstrap
+	@bash ci/race.sh
+
+check-cuda-race: all tests
+	@bash ci/cuda_race.sh $(BUILD)

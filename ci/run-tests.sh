@@ -48,7 +48,7 @@ for s in $(ls ci/tests.d/*.sh 2>/dev/null | sort); do
   echo "== $name"
   bash "$s" "$BUILD" >"$log" 2>&1
   rc=$?
-  grep -E '^(SKIPPED|SUMMARY|FAIL)' "$log" | head -n 40
+  grep -E '^(SKIPPED|SUMMARY|FAIL|zoo:|race:)' "$log" | head -n 40
   tally "$name" "$log" "$rc"
 done
 

@@ -3,12 +3,13 @@
 # --oversubscribe must give the same SA and LCP arrays (and longest repeat)
 # as seq, whose arrays the oracles check (parcheck sa --impl seq --out-sa
 # --out-lcp). Inputs: 1 MB of zeros, a period longer than a block, a random
-# block repeated across every boundary, n < np, n = 0 and 1, n not divisible
-# by np, seeded random and generated texts, every file of
+# block repeated across every boundary, n < np, n = 0 and 1, n = 1 and 2 at
+# np = 4 (empty ranks, also between non-empty ones), blocks of one byte, n
+# not divisible by np, seeded random and generated texts, every file of
 # the shared data folder's texts/ (bible.txt at np 2 and 4 only). Also: parcheck sa
 # --impl mpi,mpi-omp (validated in-process by the oracles), --gather, and
 # bad usage (clear message, non-zero exit, no hang).
-# Prints "SUMMARY passed=N failed=N skipped=N".
+# Prints "SUMMARY passed=N failed=N skipped=N"; exits 1 when a test failed.
 set -u
 BUILD=${1:-build}
 P=$PWD/$BUILD/bin/parcheck
@@ -88,6 +89,18 @@ for _ in $(seq 101); do cat "$G/r997"; done | head -c 100003 > "$G/repeat-997"
 printf 'aba' > "$G/n3"
 printf 'b' > "$G/n1"
 : > "$G/n0"
+# Layouts of the r*n/np blocks at np 4: n = 2 leaves ranks 0 and 2 empty,
+# an empty rank between two non-empty ones; n = 4 gives blocks of one byte
+# each; n = 5, 6, 7 mix one- and two-byte blocks. Each text needs its
+# neighbour's bytes to order its suffixes (repeats across the blocks).
+printf 'aa' > "$G/n2-aa"
+printf 'ba' > "$G/n2-ba"
+printf 'aaaa' > "$G/n4-aaaa"
+printf 'abab' > "$G/n4-abab"
+printf 'abaab' > "$G/n5"
+printf 'aabaab' > "$G/n6"
+printf 'baaaaab' > "$G/n7"
+printf '\xff\x00\xff' > "$G/n3-high"
 gen --bytes 30001 --kind random --seed 1 -o "$G/random-s1"
 gen --bytes 20011 --kind random --seed 2 -o "$G/random-s2"
 gen --bytes 200003 --kind text --seed 3 -o "$G/text-s3"
@@ -97,6 +110,10 @@ gen --bytes 50000 --kind thuemorse --seed 6 -o "$G/thuemorse"
 for f in zeros-1m period-60000 repeat-997 n3 n1 n0 random-s1 random-s2 text-s3 periodic-s4 \
          fibonacci thuemorse; do
   case_ "$f" "$G/$f"
+done
+# the small layouts at np 4 only (where they arise; each mpirun costs ~1 s)
+for f in n2-aa n2-ba n4-aaaa n4-abab n5 n6 n7 n3-high; do
+  case_ "$f" "$G/$f" 4
 done
 
 if [ -d "$DATA/texts" ]; then
@@ -116,9 +133,12 @@ fi
 ref "$G/text-s3" && { run text-s3-omp "$G/text-s3" 2 2; run text-s3-gather "$G/text-s3" 3 1 --gather; }
 ref "$G/repeat-997" && run repeat-997-omp "$G/repeat-997" 3 2
 ref "$G/zeros-1m" && run zeros-1m-omp "$G/zeros-1m" 2 2
+# small layouts with OpenMP inside the ranks, and gathered
+ref "$G/n2-aa" && { run n2-aa-omp "$G/n2-aa" 4 2; run n2-aa-gather "$G/n2-aa" 4 1 --gather; }
 
 # through parcheck sa: launched by sa_run_external, checked by the oracles
-for spec in "$G/repeat-997 3" "$G/n3 4" "$G/n0 2" "$DATA/texts/alice29.txt 2"; do
+for spec in "$G/repeat-997 3" "$G/n3 4" "$G/n0 2" "$G/n1 4" "$G/n2-aa 4" \
+            "$DATA/texts/alice29.txt 2"; do
   set -- $spec
   [ -f "$1" ] || continue
   if out=$(timeout 300 "$P" sa "$1" --impl seq,mpi,mpi-omp --np "$2" --threads 2 2>&1); then
@@ -149,3 +169,5 @@ expect_err 'bad argument' 2
 expect_err 'cannot open for writing' 3 "$G/n3" --sa "$W/no/such/dir/sa"
 echo "($(( $(date +%s) - start )) s)"
 summary
+# a failure is in the exit status too, not only in the SUMMARY line
+[ "$failed" -eq 0 ]

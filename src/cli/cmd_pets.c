@@ -9,6 +9,7 @@
 #include "cli_pets_graph.h"
 #include "check_fill.h"
 #include "cli_plugins.h"
+#include "cli_stress.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_result.h"
@@ -24,6 +25,7 @@ static void pets_usage(FILE *f)
           "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
           "                     [--out-schedule F.csv|F.json]\n"
           "                     [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
+          "                     [--stress N]\n"
           "                     [--procs P [--eta E] [--seed S] [--bandwidth B] [--time-scale U]]\n"
           "       parcheck pets check GRAPH --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           "Computes levels, ranks, priority order and the EFT schedule of GRAPH with each\n"
@@ -34,6 +36,7 @@ static void pets_usage(FILE *f)
     fputs(CLI_GRAPH_USAGE, f);
     fputs(CLI_PLUGINS_USAGE, f);
     fputs(CLI_PROGRESS_USAGE, f);
+    fputs(CLI_STRESS_USAGE, f);
     fputs("A plugin entry writes processors and start times: its schedule must equal the\n"
           "oracle's (schedule_equal) and is validated on its own (schedule_valid).\n",
           f);
@@ -158,6 +161,9 @@ static void pets_run_impl(const pets_impl *im, const pets_dag *dag, const pets_o
             goto out;
         }
         if (k < 0) {
+            cli_stress_note_output(s.proc, sizeof *s.proc * (size_t)dag->ntasks);
+            cli_stress_note_output(s.start, sizeof *s.start * (size_t)dag->ntasks);
+            cli_stress_note_output(s.rank_scaled, sizeof *s.rank_scaled * (size_t)dag->ntasks);
             pets_judge(dag, ref, &s, lb, r);
             if (save->path && !save->done) {
                 save->rc = pets_schedule_write(save->path, dag, &s, save->graph, im->name, save->policy,
@@ -271,6 +277,8 @@ static void pets_run_plugin(const plugin_entry *e, const cli_plugins *cp, const 
     pc_error_clear(&err);
     int rc = plugin_run_pets(e, &in, &po, &out, &err);
     if (cli_plugin_outcome(r, rc, &err, &out, unavail)) {
+        cli_stress_note_output(out.first[0], sizeof(int32_t) * (size_t)dag->ntasks);
+        cli_stress_note_output(out.first[1], sizeof(int64_t) * (size_t)dag->ntasks);
         r->throughput = r->seconds > 0 ? dag->ntasks / r->seconds : 0;
         snprintf(r->unit, sizeof r->unit, "tasks/s");
         pets_solution s;
@@ -298,6 +306,7 @@ int cmd_pets(int argc, char **argv)
     const char *graph = NULL, *impl = "all", *json = NULL, *out_schedule = NULL;
     long long reps = 3, plat = -1, dev = -1;
     int progress = CLI_PROGRESS_AUTO;
+    long long stress = 0;   /* --stress N: N more validated runs (cli_stress.h) */
     int policy = PETS_INSERTION;
     pc_error err;
     pc_error_clear(&err);
@@ -324,6 +333,11 @@ int cmd_pets(int argc, char **argv)
         }
         if (cli_progress_take(argv[i], &progress))
             continue;
+        if ((t = cli_stress_take(argc, argv, &i, &stress, &err)) != 0) {
+            if (t < 0)
+                return cli_usage_error("pets", err.msg);
+            continue;
+        }
         if (!strcmp(argv[i], "--insertion")) {
             policy = PETS_INSERTION;
             continue;
@@ -418,8 +432,15 @@ int cmd_pets(int argc, char **argv)
     pets_save save = {out_schedule, graph, policy, 0, PC_OK, {0, ""}};
     pc_run run = {.domain = "pets", .oracle_name = "pets-oracle (adjacency lists, exact integers)",
                   .oracle_seconds = oracle_s, .results = res};
-    static const char *const cols[] = {"levels_equal", "ranks_equal", "order_equal",
-                                       "schedule_equal", "makespan", "lower_bound", "slr", NULL};
+    static const char *const plain[] = {"levels_equal", "ranks_equal", "order_equal",
+                                        "schedule_equal", "makespan", "lower_bound", "slr", NULL};
+    static const char *const stressed[] = {"levels_equal", "ranks_equal", "order_equal",
+                                           "schedule_equal", "makespan", "stress_failed",
+                                           "stress_identical", NULL};
+    const char *const *cols = stress ? stressed : plain;
+    pc_result *scratch = stress ? pc_malloc(sizeof *scratch) : NULL;
+    if (stress && !scratch)
+        fprintf(stderr, "parcheck pets: out of memory: --stress runs left out\n");
     run.table_metrics = cols;
     pc_kv_str(&run.input, "path", graph);
     pc_kv_int(&run.input, "tasks", dag.ntasks);
@@ -451,11 +472,30 @@ int cmd_pets(int argc, char **argv)
         }
         if (unavail && sel.expl[i])
             any_unavail = 1;
+        /* --stress: the same judgement again, one run each, across
+         * thread counts and schedules */
+        cli_stress st;
+        cli_stress_begin(&st, unavail || !scratch ? 0 : (int)stress);
+        for (int k = 0; k < st.runs; k++) {
+            cli_stress_setup(&st, k);
+            pets_save none = {NULL, graph, policy, 1, PC_OK, {0, ""}};
+            int ignored = 0;
+            if (i < pets_nimpls) {
+                pc_result_init(scratch, pets_impls[i].name);
+                pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, 1, scratch, &ignored, &none);
+            } else {
+                pets_run_plugin(sel.entry[i - pets_nimpls], &cp, &dag, policy, &ref, 1, scratch,
+                                &ignored, &none);
+            }
+            cli_stress_record(&st, scratch);
+        }
+        cli_stress_finish(&st, r);
         run.nresults = nres;
         if (table)
             cli_table_row(stdout, &run, r);
     }
     cli_progress_stop();
+    pc_free(scratch);
     if (json) {
         if (pc_run_save_json(json, &run, &err)) {
             fprintf(stderr, "%s\n", err.msg);

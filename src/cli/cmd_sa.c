@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "cli_plugins.h"
+#include "cli_stress.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_file.h"
@@ -17,7 +18,8 @@
 
 #define SA_USAGE "usage: parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] " \
                  "[--json FILE|-] [--out-sa F] [--out-lcp F]\n" \
-                 "                   [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
+                 "                   [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n" \
+                 "                   [--stress N]\n"
 #define GEN_USAGE "usage: parcheck gen text (--bytes B | --budget BYTES) " \
                   "--kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F " \
                   "[--train FILE...]\n"
@@ -38,6 +40,7 @@ typedef struct sa_opts {
     const char *path, *impl, *json, *out_sa, *out_lcp;
     long long reps, np, threads;
     int progress;   /* CLI_PROGRESS_* */
+    long long stress;       /* --stress N: N more validated runs (cli_stress.h) */
 } sa_opts;
 
 static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *help)
@@ -57,6 +60,8 @@ static int sa_parse(int argc, char **argv, sa_opts *o, cli_plugins *cp, int *hel
             if (rc < 0) break;
         } else if (cli_progress_take(argv[i], &o->progress)) {
             continue;
+        } else if ((rc = cli_stress_take(argc, argv, &i, &o->stress, &err)) != 0) {
+            if (rc < 0) break;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--impl", &v, &err)) != 0) {
             if (rc < 0) break;
             o->impl = v;
@@ -205,6 +210,8 @@ static int sa_run_impl(const sa_impl *impl, const sa_opts *o, sa_ref *ref, pc_re
             r->model_bytes = (long long)(impl->model_bytes_per_n * n) + 64 * 1024;
         pc_kv_num(&r->timings, "lcp_s", lcp_s);
         pc_kv_int(&r->timings, "threads", impl->threaded ? o->threads : 1);
+        cli_stress_note_output(SA, sizeof *SA * (size_t)n);
+        cli_stress_note_output(LCP, sizeof *LCP * (size_t)n);
         rc = sa_validate(ref, r, SA, LCP, &err);
     }
     if (rc == PC_OK) {
@@ -286,8 +293,11 @@ static int sa_run_plugin(const plugin_entry *e, const cli_plugins *cp, const sa_
             pc_kv_bool(&r->metrics, "lcp_equal", 0);
         }
     }
-    if (rc == PC_OK)
+    if (rc == PC_OK) {
+        cli_stress_note_output(SA, sizeof *SA * (size_t)n);
+        cli_stress_note_output(LCP, sizeof *LCP * (size_t)n);
         rc = sa_validate(ref, r, SA, LCP, &err);
+    }
     /* A suffix array and its LCP are unique, so two runs that differ cannot
      * both be right, PARCHECK_F_VARIES or not. */
     if (rc == PC_OK && !out.repeatable) {
@@ -322,6 +332,7 @@ int cmd_sa(int argc, char **argv)
         fputs(SA_USAGE, stdout);
         fputs(CLI_PLUGINS_USAGE, stdout);
         fputs(CLI_PROGRESS_USAGE, stdout);
+        fputs(CLI_STRESS_USAGE, stdout);
         fputs("implementations:\n", stdout);
         cmd_sa_list(stdout);
         cli_list_end(stdout);
@@ -373,15 +384,20 @@ int cmd_sa(int argc, char **argv)
     }
     int32_t *keep_sa = NULL, *keep_lcp = NULL;
     int nres = 0, unavailable = 0, nsel = 0;
-    static const char *const metrics[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
+    static const char *const plain[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos", NULL };
+    static const char *const stressed[] = { "sa_equal", "lcp_equal", "lrs_length", "lrs_pos",
+                                            "stress_failed", "stress_identical", NULL };
     pc_run run = { .domain = "sa", .oracle_name = n <= SA_ORACLE_NAIVE_MAX && ref.naive
                        ? "naive qsort/memcmp SA and LCP + Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS"
                        : "Burkhardt-Kaerkkaeinen + Phi LCP + memcmp LRS",
-                   .results = results, .table_metrics = metrics };
+                   .results = results, .table_metrics = o.stress ? stressed : plain };
     pc_kv_str(&run.input, "path", o.path);
     pc_kv_int(&run.input, "bytes", n);
     for (int k = 0; k < sel.n; k++)
         nsel += sel.sel[k];
+    pc_result *scratch = o.stress ? pc_malloc(sizeof *scratch) : NULL;
+    if (o.stress && !scratch)
+        fprintf(stderr, "parcheck sa: out of memory: --stress runs left out\n");
     /* the table is printed row by row, its head before the first run */
     if (!o.json) {
         cli_progress_clear();
@@ -402,11 +418,29 @@ int cmd_sa(int argc, char **argv)
         }
         if (irc == PC_EUNAVAIL && sel.expl[k])
             unavailable = 1;
+        /* --stress: the same judgement again, one run each, across thread
+         * counts and schedules */
+        cli_stress st;
+        cli_stress_begin(&st, irc == PC_EUNAVAIL || !scratch ? 0 : (int)o.stress);
+        for (int s = 0; s < st.runs; s++) {
+            sa_opts o2 = o;
+            o2.threads = cli_stress_setup(&st, s);
+            o2.reps = 1;
+            if (k < nimpl) {
+                pc_result_init(scratch, impls[k].name);
+                sa_run_impl(&impls[k], &o2, &ref, scratch, &keep_sa, &keep_lcp);
+            } else {
+                sa_run_plugin(sel.entry[k - nimpl], &cp, &o2, &ref, scratch, &keep_sa, &keep_lcp);
+            }
+            cli_stress_record(&st, scratch);
+        }
+        cli_stress_finish(&st, r);
         run.nresults = nres;
         if (!o.json)
             cli_table_row(stdout, &run, r);
     }
     cli_progress_stop();
+    pc_free(scratch);
     run.oracle_seconds = ref.oracle_runs ? ref.oracle_s / ref.oracle_runs : ref.oracle_s;
     if (o.json) {
         if (pc_run_save_json(o.json, &run, &err) != PC_OK) {

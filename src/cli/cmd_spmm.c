@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "cli_spmm_plugin.h"
+#include "cli_stress.h"
 #include "pc_alloc.h"
 #include "pc_cli.h"
 #include "pc_npy.h"
@@ -17,6 +18,9 @@
 
 static const char *const spmm_table_metrics[] = {"max_rel_err", "mean_rel_err",
                                                  "max_err_over_bound", NULL};
+static const char *const spmm_stress_metrics[] = {"max_rel_err", "max_err_over_bound",
+                                                  "stress_failed", "stress_identical",
+                                                  "stress_max_err_over_bound", NULL};
 
 typedef struct spmm_opts {
     const char *path;
@@ -26,6 +30,7 @@ typedef struct spmm_opts {
     const char *out_y;      /* --out-y: the first implementation's Y as .npy */
     long long K, reps, threads, seed;
     int progress;           /* CLI_PROGRESS_* */
+    long long stress;       /* --stress N: N more validated runs (cli_stress.h) */
 } spmm_opts;
 
 static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_error *err)
@@ -40,6 +45,9 @@ static int spmm_parse(int argc, char **argv, spmm_opts *o, cli_plugins *cp, pc_e
                 return rc;
         } else if (cli_progress_take(argv[i], &o->progress)) {
             continue;
+        } else if ((rc = cli_stress_take(argc, argv, &i, &o->stress, err)) != 0) {
+            if (rc < 0)
+                return rc;
         } else if ((rc = pc_cli_take(argc, argv, &i, "--k", &v, err)) != 0) {
             if (rc < 0 || pc_cli_parse_long("--k", v, 1, 4096, &o->K, err))
                 return PC_EINVAL;
@@ -88,6 +96,7 @@ static void spmm_usage(FILE *f)
     fputs("usage: parcheck spmm MATRIX.mtx [--k K] [--impl LIST|all] [--reps R] [--threads T]\n"
           "                     [--seed S] [--x real|int|auto] [--json FILE|-] [--out-y Y.npy]\n"
           "                     [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
+          "                     [--stress N]\n"
           "Runs Y = A*X for every selected implementation, checks each against the\n"
           "extended-precision oracle (|y - ref| <= 2 gamma_n (|A||X|), exact for integer\n"
           "inputs) and prints the verdict table or JSON. X is seeded; --x auto uses\n"
@@ -96,6 +105,7 @@ static void spmm_usage(FILE *f)
           f);
     fputs(CLI_PLUGINS_USAGE, f);
     fputs(CLI_PROGRESS_USAGE, f);
+    fputs(CLI_STRESS_USAGE, f);
     fputs("A plugin entry is judged as the built-ins are (fp32 entries at single precision).\n",
           f);
     fputs("implementations:\n", f);
@@ -168,6 +178,7 @@ static void spmm_run_one(const spmm_impl *impl, spmm_matrix *A, const spmm_oracl
         *out_y = NULL; /* written once, by the first implementation that ran */
     }
     memcpy(Ycheck, Y, len * sizeof *Y);
+    cli_stress_note_output(Ycheck, len * sizeof *Y);
     double h2d = 0, d2h = 0;
     for (long long k = 0; k < o->reps; k++) {
         cli_progress_rep(k + 1, o->reps);
@@ -283,7 +294,8 @@ int cmd_spmm(int argc, char **argv)
         return CLI_FAILED;
     }
     pc_run run = {.domain = "spmm", .oracle_name = "spmm-coo-double-double",
-                  .oracle_seconds = pc_time_now() - t0, .table_metrics = spmm_table_metrics};
+                  .oracle_seconds = pc_time_now() - t0,
+                  .table_metrics = o.stress ? spmm_stress_metrics : spmm_table_metrics};
     pc_kv_str(&run.input, "path", o.path);
     pc_kv_int(&run.input, "rows", coo.rows);
     pc_kv_int(&run.input, "cols", coo.cols);
@@ -307,6 +319,13 @@ int cmd_spmm(int argc, char **argv)
     int table = !o.json || strcmp(o.json, "-") != 0, nsel = 0;
     for (int k = 0; k < sel.n; k++)
         nsel += sel.sel[k];
+    pc_result *scratch = o.stress ? pc_malloc(sizeof *scratch) : NULL;
+    if (o.stress && !scratch) {
+        fprintf(stderr, "parcheck spmm: out of memory\n");
+        status = CLI_FAILED;
+        spmm_matrix_free(&A);
+        goto out;
+    }
     if (table) {
         cli_progress_clear();
         pc_run_print_head(stdout, &run);
@@ -315,20 +334,44 @@ int cmd_spmm(int argc, char **argv)
         if (!sel.sel[k])
             continue;
         pc_result *r = &results[run.nresults++];
+        /* --stress: the same judgement again, one run each, across
+         * thread counts and schedules */
+        cli_stress st;
         if (k < n) {
             cli_progress_impl(spmm_impl_at(k)->name, run.nresults, nsel);
             spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o, r, &unavailable, sel.expl[k], &out_y);
+            cli_stress_begin(&st, r->status == PC_STATUS_SKIPPED ? 0 : (int)o.stress);
+            for (int s = 0; s < st.runs; s++) {
+                spmm_opts o2 = o;
+                o2.threads = cli_stress_setup(&st, s);
+                o2.reps = 1;
+                const char *no_y = NULL;
+                int ignored = 0;
+                spmm_run_one(spmm_impl_at(k), &A, &orc, X, &o2, scratch, &ignored, 0, &no_y);
+                cli_stress_record(&st, scratch);
+            }
         } else {
             cli_progress_impl(sel.entry[k - n]->name, run.nresults, nsel);
             plugin_opts po = cli_plugins_opts(&cp, (int)o.reps, (int)o.threads);
             int skipped = 0;
             cli_spmm_plugin_run(sel.entry[k - n], &po, &A, &orc, X, (int)o.K, 1, &out_y, r, &skipped);
             unavailable |= skipped && sel.expl[k];
+            cli_stress_begin(&st, skipped ? 0 : (int)o.stress);
+            for (int s = 0; s < st.runs; s++) {
+                int t = cli_stress_setup(&st, s);
+                plugin_opts p2 = cli_plugins_opts(&cp, 1, t);
+                int ignored = 0;
+                cli_spmm_plugin_run(sel.entry[k - n], &p2, &A, &orc, X, (int)o.K, 1, NULL, scratch,
+                                    &ignored);
+                cli_stress_record(&st, scratch);
+            }
         }
+        cli_stress_finish(&st, r);
         if (table)
             cli_table_row(stdout, &run, r);
     }
     cli_progress_stop();
+    pc_free(scratch);
     spmm_matrix_free(&A);
     if (o.json) {
         if (pc_run_save_json(o.json, &run, &err)) {

@@ -107,17 +107,29 @@ static void ell_rows(const spmm_ell *A, const double *X, int K, double *Y,
     const size_t m = (size_t)A->m;
     for (int32_t b = r0; b < r1; b += ELL_BLOCK) {
         int32_t e = b + ELL_BLOCK < r1 ? b + ELL_BLOCK : r1;
-        for (int32_t i = b; i < e; i++)
+        int32_t bmax = 0; /* the block's longest row: slabs past it are all padding */
+        for (int32_t i = b; i < e; i++) {
             memset(Y + (size_t)i * K, 0, sizeof(double) * (size_t)K);
-        for (int32_t k = 0; k < A->maxnz; k++) {
+            if (A->rowlen[i] > bmax)
+                bmax = A->rowlen[i];
+        }
+        /* Padding is skipped, not multiplied: 0 * X[col] is NaN where X
+         * holds inf or NaN, and would turn an empty row's 0 (or a row's
+         * inf) into NaN. */
+        for (int32_t k = 0; k < bmax; k++) {
             const int32_t *ja = A->ja + (size_t)k * m;
             const double *as = A->as + (size_t)k * m;
             if (K == 1) {
-                for (int32_t i = b; i < e; i++)
-                    Y[i] += as[i] * X[ja[i]];
+                /* a select, not a branch: the loop stays vectorised */
+                for (int32_t i = b; i < e; i++) {
+                    double t = Y[i] + as[i] * X[ja[i]];
+                    Y[i] = k < A->rowlen[i] ? t : Y[i];
+                }
                 continue;
             }
             for (int32_t i = b; i < e; i++) {
+                if (k >= A->rowlen[i])
+                    continue;
                 const double a = as[i];
                 const double *x = X + (size_t)ja[i] * K;
                 double *y = Y + (size_t)i * K;

@@ -2,6 +2,7 @@
  * seeded random matrices with irregular rows, the shared real matrices, and
  * hand-made edge cases. An implementation that cannot run here is SKIPPED. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,24 @@
 
 #define RANDOM_CASES 240
 
+/* When set, run_case puts inf, -inf and NaN into X (plant_nonfinite). */
+static int nonfinite_x;
+
+/* Non-finite X entries where they matter most: column 0 (the column that
+ * ELLPACK padding of an empty row names) and every 5th column (each some
+ * row's last column, which its padding repeats): +inf, -inf in the next
+ * column of X, NaN in one of every 3 such rows. A kernel that multiplies
+ * padding (0 * inf = NaN) turns the reference's inf, or an empty row's 0,
+ * into NaN. */
+static void plant_nonfinite(double *X, int32_t cols, int K)
+{
+    for (int32_t j = 0; j < cols; j += 5) {
+        X[(size_t)j * K] = j % 3 == 2 ? NAN : INFINITY;
+        if (K > 1)
+            X[(size_t)j * K + 1] = -INFINITY;
+    }
+}
+
 /* Runs impl on coo with K columns; returns 1 when it ran and matched the
  * oracle, 0 when the format does not apply (ELLPACK size limit), and fails
  * the test otherwise. */
@@ -24,6 +43,8 @@ static int run_case(const spmm_impl *impl, const mm_coo *coo, int K, int ints_x,
     pc_error_clear(&err);
     double *X = NULL;
     ck_assert_int_eq(spmm_make_x(coo->cols, K, seed, ints_x, &X, &err), 0);
+    if (nonfinite_x)
+        plant_nonfinite(X, coo->cols, K);
     spmm_oracle orc;
     ck_assert_int_eq(spmm_oracle_compute(coo, X, K, &orc, &err), 0);
     spmm_matrix A;
@@ -169,6 +190,30 @@ START_TEST(test_shared_matrices_match_oracle)
 }
 END_TEST
 
+/* X with inf and NaN: the reference's non-finite entries must be
+ * reproduced exactly, and the finite ones (rows that never read those
+ * columns, empty rows) stay finite: padding must not count as an entry. */
+START_TEST(test_nonfinite_x_match_oracle)
+{
+    char why[256];
+    const spmm_impl *impl = impl_or_skip(_i, why, sizeof why);
+    if (!impl)
+        PC_SKIP(why);
+    nonfinite_x = 1;
+    int ran = 0;
+    for (uint64_t c = 0; c < 40; c++) {
+        mm_coo coo;
+        ck_assert_int_eq(spmm_case_random(c, c % 2 == 0, &coo), 0);
+        char what[64];
+        snprintf(what, sizeof what, "random case %llu, inf/NaN in X", (unsigned long long)c);
+        ran += run_case(impl, &coo, spmm_case_k(c), c % 2 == 0, 2000 + c, what);
+        mm_coo_free(&coo);
+    }
+    nonfinite_x = 0;
+    ck_assert_msg(ran >= 20, "%s ran only %d of 40 cases", impl->name, ran);
+}
+END_TEST
+
 static Suite *suite_spmm_kernels(void)
 {
     Suite *s = suite_create("spmm_kernels");
@@ -177,6 +222,7 @@ static Suite *suite_spmm_kernels(void)
     tcase_add_loop_test(tc, test_random_matrices_match_oracle, 0, n);
     tcase_add_loop_test(tc, test_edge_shapes_match_oracle, 0, n);
     tcase_add_loop_test(tc, test_shared_matrices_match_oracle, 0, n);
+    tcase_add_loop_test(tc, test_nonfinite_x_match_oracle, 0, n);
     suite_add_tcase(s, tc);
     return s;
 }
