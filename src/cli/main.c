@@ -30,12 +30,14 @@ static void main_usage(FILE *f)
           "                [--x real|int|auto] [--out-y Y.npy] [--json FILE|-]\n"
           "  parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] [--json FILE|-]\n"
           "                [--out-sa F] [--out-lcp F]\n"
-          "  parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append]\n"
+          "  parcheck pets GRAPH [--impl LIST|all] [--reps R] [--insertion|--append]\n"
           "                [--cl-platform P] [--cl-device D] [--out-schedule F.csv|F.json] [--json FILE|-]\n"
+          "                [--procs P [--eta E] [--seed S] [--bandwidth B] [--time-scale U]]\n"
+          "                (GRAPH: .dag, or STG, WfCommons JSON or DAX XML imported with --procs)\n"
           "  parcheck spmm check MATRIX.mtx --y Y [--x X | --seed S [--k K] [--x-kind real|int]]\n"
           "                [--threads T] [--name N] [--json FILE|-]\n"
           "  parcheck sa check TEXT --sa F [--lcp F] [--width 32|64] [--name N] [--json FILE|-]\n"
-          "  parcheck pets check GRAPH.dag --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
+          "  parcheck pets check GRAPH --schedule S.csv|S.json [--name N] [--json FILE|-]\n"
           GEN_USAGE_LINES
           "  parcheck bench stream [--mib M] [--threads LIST]\n"
           "  parcheck bench spmm [--shape S] [--rows M] [--per-row Z] [--max-row L] [--k LIST]\n"
@@ -46,6 +48,7 @@ static void main_usage(FILE *f)
           "  --timeout S (default 60) per plugin call; --no-fork runs plugins in-process\n"
           "  --progress / --quiet: progress on stderr on or off (default: on when stderr is a\n"
           "  terminal and the run lasts over a second; never on stdout)\n"
+          "  --stress N (spmm, sa, pets): N more validated runs across thread counts and schedules\n"
           "limits shared by every command: --reps 1..1000, --threads 1..4096\n"
           "exit codes: 0 validated, 1 a validation failed, 2 bad usage or input, 3 requested implementation unavailable\n",
           f);

@@ -25,7 +25,7 @@ static const struct {
     {"list", "usage: parcheck list", 0},
     {"spmm", "usage: parcheck spmm MATRIX.mtx", 1},
     {"sa", "usage: parcheck sa FILE", 1},
-    {"pets", "usage: parcheck pets GRAPH.dag", 1},
+    {"pets", "usage: parcheck pets GRAPH ", 1},
     {"spmm check", "usage: parcheck spmm check", 0},
     {"sa check", "usage: parcheck sa check", 0},
     {"pets check", "usage: parcheck pets check", 0},
