@@ -194,7 +194,7 @@ void spmm_fast_run(const spmm_fast *F, const double *X, int K, double *Y, int th
         return;
     if (threads < 1)
         threads = 1;
-    spmm_fast_rows_fn rows = spmm_fast_kernel(0);
+    spmm_fast_rows_fn rows = spmm_fast_kernel(F->portable);
     const int parts = threads * FAST_CHUNKS_PER_THREAD;
     /* One body for 1 and T threads; a pass per column block, the implicit
      * barrier of each `omp for` ordering the passes over Y. */

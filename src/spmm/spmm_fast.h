@@ -30,6 +30,7 @@ typedef struct spmm_fast {
     int nblocks;            /* 1: the CSR itself, nothing copied */
     int32_t width;          /* columns per block */
     int prefetch;           /* 1 when columns are scattered (X rows prefetched) */
+    int portable;           /* 1: the portable kernel even where AVX2 runs (tests) */
     spmm_fast_block *blk;   /* nblocks */
     const int32_t *row_irp; /* A's row pointers: chunks are balanced on them */
     int32_t *pool_irp;      /* storage of copied blocks (NULL for one block) */
