@@ -48,12 +48,19 @@ static int64_t fast_median_span(const spmm_csr *A)
     return spans[ns / 2];
 }
 
-/* Bytes of X one pass may keep in cache: half the last-level cache (the
- * other half holds the streams of A and Y and other processes' lines). */
-static long long fast_default_budget(void)
+/* Bytes of X one pass may keep in cache: a slice of the last-level cache,
+ * which also holds the streams of A and Y and, on a shared machine, other
+ * processes' lines. Measured on the 2-core CI machine (32 MiB L3 shared
+ * with other jobs), 1M x 1M matrices with 16 scattered entries per row:
+ * at K = 1 slices of LLC/16 beat LLC/8 (an entry uses 8 of the 64 bytes it
+ * fetches, and a pass over Y costs only 20 bytes a row), at K = 4 LLC/8
+ * beat both LLC/16 and LLC/2; the whole X (8 MiB at K = 1) in one pass was
+ * slowest. */
+static long long fast_default_budget(int K)
 {
     long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return (llc > 0 ? (long long)llc : FAST_LLC_DEFAULT) / 2;
+    long long c = llc > 0 ? (long long)llc : FAST_LLC_DEFAULT;
+    return K < 4 ? c / 16 : c / 8;
 }
 
 /* Number of column blocks for A at K under budget (see the header). */
@@ -141,7 +148,7 @@ int spmm_fast_build(const spmm_csr *A, int K, long long x_budget, spmm_fast *out
     out->n = A->n;
     out->nnz = A->nnz;
     out->row_irp = A->irp;
-    long long budget = x_budget != 0 ? x_budget : fast_default_budget();
+    long long budget = x_budget != 0 ? x_budget : fast_default_budget(K);
     out->prefetch = fast_median_span(A) * 8 * K > FAST_SPAN_LOCAL;
     out->nblocks = fast_plan_blocks(A, K, budget, out->prefetch);
     if (out->nblocks == 1) {

@@ -39,7 +39,8 @@ typedef struct spmm_fast {
 } spmm_fast;
 
 /* Plans and builds the layout for A (CSR) at K columns. x_budget is how
- * many bytes of X one pass may touch (0: half the last-level cache);
+ * many bytes of X one pass may touch (0: a share of the last-level cache
+ * that depends on K);
  * blocks are cut only where the model of docs/README-spmm-cpu.md says the
  * extra passes over Y cost less than the X misses they save, or always
  * when x_budget < 0 (tests: blocks of -x_budget bytes of X). Arrays of A
