@@ -70,6 +70,9 @@ DIVSUFSORT_WHY  := $(if $(filter 0,$(HAVE_DIVSUFSORT)),libdivsufsort not install
 # librsb: the external CPU reference of the SpMM table.
 HAVE_LIBRSB := $(shell pkg-config --exists librsb 2>/dev/null && echo 1 || echo 0)
 LIBRSB_WHY  := $(if $(filter 0,$(HAVE_LIBRSB)),librsb not installed at build time (apt-get install librsb-dev),)
+ifeq ($(HAVE_LIBRSB),1)
+$(BUILD)/obj/src/spmm/spmm_librsb.o $(BUILD)/pic/src/spmm/spmm_librsb.o: DEFS += $(shell pkg-config --cflags librsb)
+endif
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
