@@ -4,7 +4,9 @@
  * rows holding only the entries whose column falls in the block) so that
  * the slice of X that one pass reads stays in the last-level cache. A pass
  * per block runs over every row; the first writes Y, the later ones add to
- * it, so each y(i,k) is still the sum of row i's products in stored order.
+ * it, so each y(i,k) is still the sum of row i's products in stored order
+ * (at K = 1: of two interleaved partial sums, to shorten the dependency
+ * chain; the oracle's bound holds for any order).
  * The K columns are blocked in registers (up to 32 at once), vectorised
  * with AVX2+FMA when the CPU has them (chosen at run time) and with
  * portable vector code otherwise; X rows of scattered columns are
