@@ -2,6 +2,7 @@
  * prefetch or not), its construction, and the threaded driver. The row
  * kernels are in spmm_fast_kernels.c; the traffic model behind the plan is
  * written out in docs/README-spmm-cpu.md. */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -48,6 +49,24 @@ static int64_t fast_median_span(const spmm_csr *A)
     return spans[ns / 2];
 }
 
+/* Size of the last-level cache one core sees. Linux's sysfs lists the
+ * instance (one CCD's 32 MiB on an EPYC); glibc's sysconf reports the sum
+ * over the package (256 MiB there), which no single pass can use. */
+static long long fast_llc_bytes(void)
+{
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+    if (f) {
+        long long v = 0;
+        char unit = 0;
+        int got = fscanf(f, "%lld%c", &v, &unit);
+        fclose(f);
+        if (got >= 1 && v > 0)
+            return unit == 'M' ? v << 20 : unit == 'K' ? v << 10 : v;
+    }
+    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return llc > 0 ? (long long)llc : FAST_LLC_DEFAULT;
+}
+
 /* Bytes of X one pass may keep in cache: a slice of the last-level cache,
  * which also holds the streams of A and Y and, on a shared machine, other
  * processes' lines. Measured on the 2-core CI machine (32 MiB L3 shared
@@ -58,8 +77,7 @@ static int64_t fast_median_span(const spmm_csr *A)
  * slowest. */
 static long long fast_default_budget(int K)
 {
-    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    long long c = llc > 0 ? (long long)llc : FAST_LLC_DEFAULT;
+    long long c = fast_llc_bytes();
     return K < 4 ? c / 16 : c / 8;
 }
 
