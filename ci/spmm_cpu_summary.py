@@ -8,9 +8,11 @@ table per thread count, a row per shape and K with
   MB moved   the traffic model's minimum: CSR once (12 B per entry, 4 B per
              row), X once, Y written once (the bytes `bench spmm` counts)
   % copy     those bytes per second over the copy bandwidth of the same run
-             at the same thread count (read + write)
+             (read + write; the best measured at this many threads or fewer)
   X-row MB   where columns scatter: every entry fetches its X row from
              memory in whole 64-byte lines (the model without cache reuse)
+  X-row %    those bytes per second over the copy bandwidth: above 100%,
+             the design beats the no-reuse model (column blocks, caches)
   vs librsb  librsb's median time over best's
 
 usage: spmm_cpu_summary.py FILE.csv [more.csv ...]
@@ -33,9 +35,10 @@ threads = sorted({int(r[3]) for r in spmm})
 scattered = ('uniform', 'powerlaw', 'denserows')
 worst = {}
 for t in threads:
-    print('\n%d threads (copy bandwidth %.1f GB/s)\n' % (t, copy.get(t, max(copy.values() or [0]))))
-    print('| shape | K | best | GFLOP/s | MB moved | GB/s | % copy | X-row MB | librsb GFLOP/s | vs librsb |')
-    print('|---|---|---|---|---|---|---|---|---|---|')
+    cp = max([v for u, v in copy.items() if u <= t] or list(copy.values()) or [0])
+    print('\n%d threads (copy bandwidth %.1f GB/s)\n' % (t, cp))
+    print('| shape | K | best | GFLOP/s | MB moved | GB/s | % copy | X-row MB | X-row % | librsb GFLOP/s | vs librsb |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
     for c in cases:
         ks = sorted({int(r[4][2:]) for r in spmm if r[1] == c and int(r[3]) == t})
         for k in ks:
@@ -48,20 +51,21 @@ for t in threads:
             sec, gf = float(b[5]), float(b[6])
             gbs = float(b[8].split()[0])
             mb = gbs * sec * 1e3
-            cp = copy.get(t, max(copy.values() or [0]))
             nnz = gf * 1e9 * sec / (2 * k)
             m = int(c.rsplit('-', 1)[1])
-            xrow = ''
+            xrow, xpct = '', ''
             if c.startswith(scattered):
-                xrow = '%.0f' % ((12 * nnz + 4 * m + nnz * 64 * math.ceil(8 * k / 64) + 8 * k * m) / 1e6)
+                xb = 12 * nnz + 4 * m + nnz * 64 * math.ceil(8 * k / 64) + 8 * k * m
+                xrow = '%.0f' % (xb / 1e6)
+                xpct = '%.0f%%' % (100 * xb / sec / 1e9 / cp) if cp else ''
             if rsb:
                 ratio = float(rsb[0][5]) / sec
                 worst[(t, k > 1)] = min(worst.get((t, k > 1), 9e9), ratio)
                 rs = ('%.2f' % float(rsb[0][6]), '**%.2fx**' % ratio)
             else:
                 rs = ('skipped', '-')
-            print('| %s | %d | %s | %.2f | %.0f | %.1f | %.0f%% | %s | %s | %s |'
-                  % (c, k, b[2], gf, mb, gbs, 100 * gbs / cp if cp else 0, xrow, rs[0], rs[1]))
+            print('| %s | %d | %s | %.2f | %.0f | %.1f | %.0f%% | %s | %s | %s | %s |'
+                  % (c, k, b[2], gf, mb, gbs, 100 * gbs / cp if cp else 0, xrow, xpct, rs[0], rs[1]))
 for (t, big), v in sorted(worst.items()):
     print('\n%d threads, lowest ratio to librsb at %s: %.2fx (target %s)'
           % (t, 'K > 1' if big else 'K = 1', v, '1.2x' if big else '1.0x'))
