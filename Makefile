@@ -9,7 +9,7 @@
 #   make clean
 #
 # Optional parts are detected, never assumed: CUDA (nvcc; CUDA=0 turns it
-# off), OpenCL (headers + ICD loader), MPI (mpicc), libdivsufsort.
+# off), OpenCL (headers + ICD loader), MPI (mpicc), libdivsufsort, librsb.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
@@ -67,6 +67,13 @@ MPI_WHY  := $(if $(MPICC),,mpicc not found (apt-get install libopenmpi-dev openm
 HAVE_DIVSUFSORT := $(shell pkg-config --exists libdivsufsort 2>/dev/null && echo 1 || echo 0)
 DIVSUFSORT_WHY  := $(if $(filter 0,$(HAVE_DIVSUFSORT)),libdivsufsort not installed (apt-get install libdivsufsort-dev),)
 
+# librsb: the external CPU reference of the SpMM table.
+HAVE_LIBRSB := $(shell pkg-config --exists librsb 2>/dev/null && echo 1 || echo 0)
+LIBRSB_WHY  := $(if $(filter 0,$(HAVE_LIBRSB)),librsb not installed at build time (apt-get install librsb-dev),)
+ifeq ($(HAVE_LIBRSB),1)
+$(BUILD)/obj/src/spmm/spmm_librsb.o $(BUILD)/pic/src/spmm/spmm_librsb.o: DEFS += $(shell pkg-config --cflags librsb)
+endif
+
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
@@ -75,7 +82,8 @@ SRC_DIRS := src/common src/mm src/spmm src/sa src/pets src/plugin src/api src/cl
 INCLUDES := -Iinclude $(addprefix -I,$(SRC_DIRS)) -Ioracles -I$(BUILD)/gen
 DEFS     := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
             -DPC_HAVE_CUDA=$(HAVE_CUDA) -DPC_HAVE_OPENCL=$(HAVE_OPENCL) \
-            -DPC_HAVE_MPI=$(HAVE_MPI) -DPC_HAVE_DIVSUFSORT=$(HAVE_DIVSUFSORT)
+            -DPC_HAVE_MPI=$(HAVE_MPI) -DPC_HAVE_DIVSUFSORT=$(HAVE_DIVSUFSORT) \
+            -DPC_HAVE_LIBRSB=$(HAVE_LIBRSB)
 WARN     := -Wall -Wextra $(WERROR) -Wno-unknown-pragmas
 CFLAGS   ?= $(OPT) -g
 # OPENMP=0 builds without OpenMP, as a compiler without it would: the
@@ -90,6 +98,9 @@ LDLIBS_ALL += -lOpenCL
 endif
 ifeq ($(HAVE_DIVSUFSORT),1)
 LDLIBS_ALL += $(shell pkg-config --libs libdivsufsort)
+endif
+ifeq ($(HAVE_LIBRSB),1)
+LDLIBS_ALL += $(shell pkg-config --libs librsb)
 endif
 
 NVCC_ARCH  ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
@@ -157,6 +168,7 @@ $(CONFIG): FORCE
 	   echo '#define PC_OPENCL_WHY "$(OPENCL_WHY)"'; \
 	   echo '#define PC_MPI_WHY "$(MPI_WHY)"'; \
 	   echo '#define PC_DIVSUFSORT_WHY "$(DIVSUFSORT_WHY)"'; \
+	   echo '#define PC_LIBRSB_WHY "$(LIBRSB_WHY)"'; \
 	   echo '#define PC_BUILD_BINDIR "$(abspath $(BUILD)/bin)"'; \
 	   echo '#define PC_INSTALL_BINDIR "$(PREFIX)/bin"'; \
 	 } > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
@@ -264,7 +276,8 @@ bench-run: all
 
 list-config:
 	@echo "CUDA=$(HAVE_CUDA) $(CUDA_WHY)"; echo "OpenCL=$(HAVE_OPENCL) $(OPENCL_WHY)"; \
-	 echo "MPI=$(HAVE_MPI) $(MPI_WHY)"; echo "divsufsort=$(HAVE_DIVSUFSORT) $(DIVSUFSORT_WHY)"
+	 echo "MPI=$(HAVE_MPI) $(MPI_WHY)"; echo "divsufsort=$(HAVE_DIVSUFSORT) $(DIVSUFSORT_WHY)"; \
+	 echo "librsb=$(HAVE_LIBRSB) $(LIBRSB_WHY)"
 
 # Only include/parcheck/ is public: no internal header is installed.
 install: all

@@ -1,23 +1,38 @@
 #!/usr/bin/env bash
-# SpMM host benchmark: STREAM-like copy bandwidth, then the issue's case
-# (2,097,152-row banded matrix, 27 entries per row) for the CPU kernels at
-# 1 and 2 threads and K in {1, 4, 16, 64}, plus uniform and power-law shapes.
-# SPMM_BENCH_ROWS shrinks the matrices for a quick run.
+# SpMM host benchmark: STREAM-like copy bandwidth, then the banded case
+# (2,097,152 rows, 27 entries per row) for the CPU kernels at 1 and 2
+# threads and K in {1, 4, 16, 64}, then the CPU designs against librsb on
+# four shapes (banded, uniform, power law, dense rows) at K in {1, 4, 16,
+# 64}: GFLOP/s, bytes moved, % of the copy bandwidth, ratio to librsb
+# (ci/spmm_cpu_summary.py, report/bench-spmm-cpu.md and its plot).
+# SPMM_BENCH_ROWS shrinks the banded matrix for a quick run, SPMM_BENCH_SCALE
+# (default 1048576) the rows of the other shapes; SPMM_BENCH_THREADS is the
+# thread count of the librsb comparison (default 2).
 set -u
 . ci/plugin_args.sh
 rows=${SPMM_BENCH_ROWS:-2097152}
+scale=${SPMM_BENCH_SCALE:-1048576}
+cmp_t=${SPMM_BENCH_THREADS:-2}
 csv=report/bench.csv
 tmp=$(mktemp)
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close}
-"$PARCHECK" bench stream --mib 512 --threads 1,2 | tee -a "$tmp" || exit 1
-"$PARCHECK" bench spmm --shape banded --rows "$rows" --per-row 27 --k 1,4,16,64 --threads 1,2 \
-  --impl csr-serial,csr-omp,ell-omp,ellnp-omp --reps 10 ${plugin_args[@]+"${plugin_args[@]}"} |
+"$PARCHECK" bench stream --mib 512 --threads "$(printf '%s\n' 1 2 "$cmp_t" | sort -nu | paste -sd,)" |
   tee -a "$tmp" || exit 1
-"$PARCHECK" bench spmm --shape uniform --rows "$rows" --per-row 16 --k 1,16 --threads 1,2 \
-  --impl csr-omp,ell-omp,ellnp-omp --reps 5 ${plugin_args[@]+"${plugin_args[@]}"} | tee -a "$tmp" || exit 1
-"$PARCHECK" bench spmm --shape powerlaw --rows "$rows" --per-row 8 --max-row 10000 --k 1,16 \
-  --threads 1,2 --impl csr-omp,ellnp-omp --reps 5 ${plugin_args[@]+"${plugin_args[@]}"} | tee -a "$tmp" || exit 1
+"$PARCHECK" bench spmm --shape banded --rows "$rows" --per-row 27 --k 1,4,16,64 --threads 1,2 \
+  --impl csr-serial,csr-omp,ell-omp,ellnp-omp,csr-cpu-fast,librsb --reps 10 \
+  ${plugin_args[@]+"${plugin_args[@]}"} | tee -a "$tmp" || exit 1
+# The scattered shapes against librsb (1M x 1M, 16 per row; dense rows of
+# 10,000 entries in one row out of 1000): parcheck's CPU designs and librsb
+# side by side, taking turns rep after rep.
+for shape in uniform powerlaw denserows; do
+  extra=(); [ "$shape" = denserows ] && extra=(--max-row 10000)
+  "$PARCHECK" bench spmm --shape "$shape" --rows "$scale" --per-row 16 "${extra[@]}" --k 1,4,16,64 \
+    --threads "$cmp_t" --impl csr-omp,ellnp-omp,csr-cpu-fast,librsb --reps 5 | tee -a "$tmp" || exit 1
+done
+[ "$cmp_t" != 2 ] && "$PARCHECK" bench spmm --shape banded --rows "$rows" --per-row 27 --k 1,4,16,64 \
+  --threads "$cmp_t" --impl csr-omp,csr-cpu-fast,librsb --reps 10 | tee -a "$tmp"
 cat "$tmp" >> "$csv"
+python3 ci/spmm_cpu_summary.py "$tmp" | tee report/bench-spmm-cpu.md
 # The issue's two figures: share of copy bandwidth and 2-thread speed-up.
 python3 - "$tmp" <<'PY' | tee report/bench-spmm-summary.txt
 import csv, sys
@@ -61,6 +76,38 @@ set ylabel "GFLOP/s"
 set title "SpMM host kernels, banded 2M rows x 27/row: 1 and 2 threads"
 plot for [c=2:%d] "report/bench-spmm-banded.dat" using c:xtic(1) title columnheader(c)
 ''' % n
+subprocess.run(['gnuplot'], input=script, text=True, check=False)
+PY
+# Plot: ratio of the best parcheck CPU design to librsb per shape and K.
+python3 - "$tmp" "$cmp_t" <<'PY'
+import csv, subprocess, sys
+t = sys.argv[2]
+rows = [r for r in csv.reader(open(sys.argv[1])) if r and r[0] == 'spmm' and r[3] == t]
+cases = []
+for r in rows:
+    if r[1] not in cases:
+        cases.append(r[1])
+ks = ['K=1', 'K=4', 'K=16', 'K=64']
+with open('report/bench-spmm-vs-librsb.dat', 'w') as f:
+    f.write('case ' + ' '.join('"%s"' % k for k in ks) + '\n')
+    for c in cases:
+        vals = []
+        for k in ks:
+            ours = [float(r[5]) for r in rows if r[1] == c and r[4] == k and r[2] != 'librsb']
+            rsb = [float(r[5]) for r in rows if r[1] == c and r[4] == k and r[2] == 'librsb']
+            vals.append('%.3f' % (rsb[0] / min(ours)) if ours and rsb else '-')
+        f.write('"%s" %s\n' % (c, ' '.join(vals)))
+script = """set terminal svg size 900,420 dynamic font "sans,10"
+set output "report/bench-spmm-vs-librsb.svg"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set datafile missing "-"
+set key outside right
+set ylabel "librsb time / best parcheck time"
+set title "SpMM on the CPU, %s threads: best parcheck design against librsb (above 1: parcheck faster)"
+plot for [c=2:5] "report/bench-spmm-vs-librsb.dat" using c:xtic(1) title columnheader(c), 1.2 with lines dt 2 title "target 1.2x"
+""" % t
 subprocess.run(['gnuplot'], input=script, text=True, check=False)
 PY
 rm -f "$tmp"

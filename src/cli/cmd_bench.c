@@ -8,8 +8,10 @@
  * Prints CSV rows domain,case,impl,threads,param,seconds,throughput,unit,note
  * (the columns of report/bench.csv). Matrices are generated in memory with a
  * fixed seed, so a 2M-row case costs no Matrix Market parsing. Each SpMM
- * implementation is validated against the oracle once (smallest K) before it
- * is timed; a failure aborts with exit 1.
+ * implementation is validated against the oracle once (first K) before it
+ * is timed; a failure aborts with exit 1. The built-ins selected run side by
+ * side: at each K and thread count they take turns rep after rep, so that a
+ * busy machine slows all of them alike and their ratios stay meaningful.
  *
  * Plugin entries (--plugin) join the sweep after the built-ins: every SpMM
  * entry of the plugins, or only those --impl names when it names one. They
@@ -135,83 +137,138 @@ static double bench_spmm_bytes(const spmm_matrix *A, int format, int K)
     return fmt + 8.0 * K * ((double)A->coo->cols + A->coo->rows);
 }
 
-static int bench_spmm_impl(const spmm_impl *impl, spmm_matrix *A, const bench_spmm_opts *o,
-                           const char *casename)
+/* One selected built-in during a K: its prepared state and its times. */
+typedef struct bench_slot {
+    const spmm_impl *impl;
+    void *state;
+    int ready;              /* prepared (and, for the first K, validated) */
+    double *times;          /* o->reps */
+} bench_slot;
+
+/* Prepares slot s for K; 0, 1 when it cannot run here (said on stderr) or
+ * -1 on an error. */
+static int bench_slot_prepare(bench_slot *s, spmm_matrix *A, const bench_spmm_opts *o, int K)
 {
     pc_error err;
     pc_error_clear(&err);
     char why[256];
-    if (!spmm_impl_available(impl, why, sizeof why)) {
-        fprintf(stderr, "bench: %s skipped: %s\n", impl->name, why);
-        return 0;
+    if (!spmm_impl_available(s->impl, why, sizeof why)) {
+        fprintf(stderr, "bench: %s skipped: %s\n", s->impl->name, why);
+        return 1;
     }
-    int rc = spmm_matrix_need(A, impl->format, o->threads[o->nthreads - 1], &err);
-    if (rc == PC_ERANGE) {
-        fprintf(stderr, "bench: %s skipped: %s\n", impl->name, err.msg);
-        return 0;
+    int rc = spmm_matrix_need(A, s->impl->format, o->threads[o->nthreads - 1], &err);
+    if (rc == 0 && s->impl->prepare)
+        rc = s->impl->prepare(s->impl, A, K, &s->state, &err);
+    if (rc == PC_ERANGE || rc == PC_EUNAVAIL) {
+        fprintf(stderr, "bench: %s skipped: %s\n", s->impl->name, err.msg);
+        return 1;
     }
-    if (rc) {
-        fprintf(stderr, "bench: %s: %s\n", impl->name, err.msg);
+    if (rc || !(s->times = pc_malloc_array((size_t)o->reps, sizeof *s->times))) {
+        fprintf(stderr, "bench: %s: %s\n", s->impl->name, rc ? err.msg : "out of memory");
         return -1;
     }
-    for (int kk = 0; kk < o->nk; kk++) {
-        int K = o->ks[kk];
-        double *X = NULL, *Y = NULL;
-        if (spmm_make_x(A->coo->cols, K, (uint64_t)o->seed, 0, &X, &err) ||
-            !(Y = pc_malloc_array((size_t)A->coo->rows * K, sizeof *Y))) {
-            pc_free(X);
-            fprintf(stderr, "bench: out of memory\n");
-            return -1;
+    s->ready = 1;
+    return 0;
+}
+
+/* Times every ready slot at K, T threads: a warm-up run each (checked
+ * against orc when given), then o->reps rounds in which the slots take
+ * turns, so that load from other processes falls on all of them alike.
+ * Prints one CSV row per slot; -1 when one fails validation. */
+static int bench_spmm_round(bench_slot *slots, int ns, spmm_matrix *A, const bench_spmm_opts *o,
+                            const char *casename, const double *X, double *Y, int K, int T,
+                            const spmm_oracle *orc)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    cli_progress_set("%s: K=%d, %d threads", casename, K, T);
+    for (int i = 0; i < ns; i++) {
+        if (!slots[i].ready)
+            continue;
+        spmm_timing tm = {-1, -1, -1, -1, -1};
+        spmm_oracle_poison(Y, (int64_t)A->coo->rows * K);
+        slots[i].impl->run(slots[i].impl, slots[i].state, A, X, K, Y, T, &tm, &err);
+        if (orc) {
+            spmm_verdict v;
+            spmm_oracle_check(orc, Y, &v);
+            if (!v.pass) {
+                fprintf(stderr, "bench: %s FAILED validation: %s\n", slots[i].impl->name, v.why);
+                return -1;
+            }
         }
-        void *state = NULL;
-        if (impl->prepare && impl->prepare(impl, A, K, &state, &err)) {
-            fprintf(stderr, "bench: %s: %s\n", impl->name, err.msg);
-            pc_free(X);
-            pc_free(Y);
-            return -1;
-        }
-        for (int tt = 0; tt < o->nthreads; tt++) {
-            int T = o->threads[tt];
-            cli_progress_set("%s, K=%d, %d threads", impl->name, K, T);
+    }
+    for (long long r = 0; r < o->reps; r++)
+        for (int i = 0; i < ns; i++) {
+            if (!slots[i].ready)
+                continue;
             spmm_timing tm = {-1, -1, -1, -1, -1};
-            spmm_oracle_poison(Y, (int64_t)A->coo->rows * K);
-            impl->run(impl, state, A, X, K, Y, T, &tm, &err); /* warm-up */
-            if (kk == 0 && tt == 0) {
-                spmm_oracle orc;
-                spmm_verdict v;
-                if (spmm_oracle_compute(A->coo, X, K, &orc, &err)) {
-                    fprintf(stderr, "bench: oracle: %s\n", err.msg);
-                    return -1;
-                }
-                spmm_oracle_check(&orc, Y, &v);
-                spmm_oracle_free(&orc);
-                if (!v.pass) {
-                    fprintf(stderr, "bench: %s FAILED validation: %s\n", impl->name, v.why);
-                    return -1;
-                }
-            }
-            double *times = pc_malloc_array((size_t)o->reps, sizeof *times);
-            for (long long r = 0; times && r < o->reps; r++) {
-                tm = (spmm_timing){-1, -1, -1, -1, -1};
-                double t = pc_time_now();
-                impl->run(impl, state, A, X, K, Y, T, &tm, &err);
-                t = pc_time_now() - t;
-                times[r] = tm.kernel_s >= 0 ? tm.kernel_s : t;
-            }
-            double med = times ? pc_time_median(times, (size_t)o->reps) : 0;
-            pc_free(times);
-            double gflops = 2.0 * (double)A->coo->nnz * K / med * 1e-9;
-            double gbs = bench_spmm_bytes(A, impl->format, K) / med * 1e-9;
-            printf("spmm,%s,%s,%d,K=%d,%.6g,%.4f,GFLOP/s,%.3f GB/s\n", casename, impl->name, T, K,
-                   med, gflops, gbs);
-            fflush(stdout);
+            double t = pc_time_now();
+            slots[i].impl->run(slots[i].impl, slots[i].state, A, X, K, Y, T, &tm, &err);
+            t = pc_time_now() - t;
+            slots[i].times[r] = tm.kernel_s >= 0 ? tm.kernel_s : t;
         }
-        if (impl->release)
-            impl->release(state);
+    for (int i = 0; i < ns; i++) {
+        if (!slots[i].ready)
+            continue;
+        double med = pc_time_median(slots[i].times, (size_t)o->reps);
+        double gflops = 2.0 * (double)A->coo->nnz * K / med * 1e-9;
+        double gbs = bench_spmm_bytes(A, slots[i].impl->format, K) / med * 1e-9;
+        printf("spmm,%s,%s,%d,K=%d,%.6g,%.4f,GFLOP/s,%.3f GB/s\n", casename, slots[i].impl->name,
+               T, K, med, gflops, gbs);
+    }
+    fflush(stdout);
+    return 0;
+}
+
+/* Every selected built-in (sel[k] for table entry k) at every K and thread
+ * count, side by side; each is validated at the first K. 0 or -1. */
+static int bench_spmm_builtins(const int *sel, spmm_matrix *A, const bench_spmm_opts *o,
+                               const char *casename)
+{
+    int n = spmm_impl_count(), ns = 0, status = 0;
+    bench_slot *slots = pc_calloc((size_t)n, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (int k = 0; k < n; k++)
+        if (sel[k])
+            slots[ns++].impl = spmm_impl_at(k);
+    for (int kk = 0; kk < o->nk && status == 0 && ns > 0; kk++) {
+        int K = o->ks[kk];
+        pc_error err;
+        double *X = NULL, *Y = NULL;
+        spmm_oracle orc;
+        int have_orc = 0;
+        if (spmm_make_x(A->coo->cols, K, (uint64_t)o->seed, 0, &X, &err) ||
+            !(Y = pc_malloc_array((size_t)A->coo->rows * K + 1, sizeof *Y))) {
+            fprintf(stderr, "bench: out of memory\n");
+            status = -1;
+        }
+        for (int i = 0; i < ns && status == 0; i++)
+            if (bench_slot_prepare(&slots[i], A, o, K) < 0)
+                status = -1;
+        if (status == 0 && kk == 0) {
+            if (spmm_oracle_compute(A->coo, X, K, &orc, &err)) {
+                fprintf(stderr, "bench: oracle: %s\n", err.msg);
+                status = -1;
+            }
+            have_orc = status == 0;
+        }
+        for (int tt = 0; tt < o->nthreads && status == 0; tt++)
+            status = bench_spmm_round(slots, ns, A, o, casename, X, Y, K, o->threads[tt],
+                                      have_orc && tt == 0 ? &orc : NULL);
+        if (have_orc)
+            spmm_oracle_free(&orc);
+        for (int i = 0; i < ns; i++) {
+            if (slots[i].ready && slots[i].impl->release)
+                slots[i].impl->release(slots[i].state);
+            pc_free(slots[i].times);
+            slots[i] = (bench_slot){.impl = slots[i].impl};
+        }
         pc_free(X);
         pc_free(Y);
     }
-    return 0;
+    pc_free(slots);
+    return status;
 }
 
 /* Prints one CSV field: as it is, or quoted (quotes doubled) when it holds
@@ -368,10 +425,7 @@ static int bench_spmm(int argc, char **argv)
     snprintf(casename, sizeof casename, "%s-%lld", shape_names[o.shape], o.rows);
     spmm_matrix A;
     spmm_matrix_init(&A, &coo);
-    int status = CLI_OK;
-    for (int k = 0; k < n && status == CLI_OK; k++)
-        if (sel.sel[k] && bench_spmm_impl(spmm_impl_at(k), &A, &o, casename) < 0)
-            status = CLI_FAILED;
+    int status = bench_spmm_builtins(sel.sel, &A, &o, casename) < 0 ? CLI_FAILED : CLI_OK;
     int plugin_failed = 0; /* a plugin's failure stops only that plugin */
     for (int k = n; k < sel.n && status == CLI_OK; k++)
         if (sel.sel[k] && bench_spmm_plugin(sel.entry[k - n], &A, &o, casename) < 0)

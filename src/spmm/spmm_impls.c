@@ -9,6 +9,8 @@
 #include "pc_time.h"
 #include "spmm.h"
 #include "cuda/spmm_cuda.h"
+#include "spmm_fast.h"
+#include "spmm_librsb.h"
 
 static int host_run(const spmm_impl *self, void *state, const spmm_matrix *A, const double *X,
                     int K, double *Y, int threads, spmm_timing *t, pc_error *err)
@@ -49,6 +51,11 @@ static const spmm_impl impls[] = {
     {"csr-omp", "CSR, OpenMP, rows split by entries", SPMM_FMT_CSR, 3, NULL, NULL, host_run, NULL, 0},
     {"ell-omp", "padded ELLPACK, OpenMP over row blocks", SPMM_FMT_ELL, 4, NULL, NULL, host_run, NULL, 0},
     {"ellnp-omp", "unpadded ELLPACK, OpenMP dynamic", SPMM_FMT_ELLNP, 5, NULL, NULL, host_run, NULL, 0},
+    {"csr-cpu-fast", "CSR, K in vector registers, column blocks and X prefetch where columns scatter",
+     SPMM_FMT_CSR, 0, NULL, spmm_fast_prepare, spmm_fast_impl_run, spmm_fast_release, 0},
+    /* librsb may split a row between its sub-matrices and threads. */
+    {"librsb", "librsb rsb_spmm, external CPU reference", SPMM_FMT_CSR, 0, spmm_librsb_available,
+     spmm_librsb_prepare, spmm_librsb_run, spmm_librsb_release, 1},
     CUDA_IMPL("csr-cuda-scalar1", SPMM_FMT_CSR, SPMM_CUDA_SCALAR1, "thread per element, sum in global memory"),
     CUDA_IMPL("csr-cuda-scalar2", SPMM_FMT_CSR, SPMM_CUDA_SCALAR2, "thread per element, sum in a register"),
     CUDA_IMPL("csr-cuda-scalar3", SPMM_FMT_CSR, SPMM_CUDA_SCALAR3, "thread per element, row bounds loaded once"),

@@ -1,0 +1,199 @@
+/* csr-cpu-fast beyond what the table-wide suite reaches: the column-block
+ * layout (forced with tiny X budgets, which real runs only pick for large
+ * X), the portable kernel beside the AVX2 one, 1 and 3 threads, and
+ * allocation failures while the blocks are built. */
+#include <stdlib.h>
+
+#include "pc_alloc.h"
+#include "pc_test.h"
+#include "spmm.h"
+#include "spmm/spmm_oracle.h"
+#include "spmm_cases.h"
+#include "spmm_fast.h"
+
+#define CASES 120
+
+/* A, X and the oracle for one case; each test below is a few lines. */
+typedef struct fast_fixture {
+    mm_coo coo;
+    spmm_csr csr;
+    double *X, *Y;
+    int K;
+    spmm_oracle orc;
+} fast_fixture;
+
+static void fixture_open(fast_fixture *f, const mm_coo *coo, int K, int ints, uint64_t seed)
+{
+    pc_error err;
+    f->coo = *coo;
+    f->K = K;
+    ck_assert_int_eq(spmm_csr_from_coo(coo, &f->csr, 1, &err), 0);
+    ck_assert_int_eq(spmm_make_x(coo->cols, K, seed, ints, &f->X, &err), 0);
+    ck_assert_int_eq(spmm_oracle_compute(coo, f->X, K, &f->orc, &err), 0);
+    size_t len = (size_t)coo->rows * K;
+    f->Y = pc_malloc_array(len ? len : 1, sizeof *f->Y);
+    ck_assert_ptr_nonnull(f->Y);
+}
+
+static void fixture_close(fast_fixture *f)
+{
+    spmm_oracle_free(&f->orc);
+    spmm_csr_free(&f->csr);
+    pc_free(f->X);
+    pc_free(f->Y);
+}
+
+/* Builds with x_budget, runs on `threads` (portable kernel or not) into a
+ * poisoned Y and fails the test unless the oracle passes it. Returns the
+ * number of column blocks used. */
+static int fixture_check(fast_fixture *f, long long x_budget, int portable, int threads,
+                         const char *what)
+{
+    pc_error err;
+    spmm_fast F;
+    ck_assert_int_eq(spmm_fast_build(&f->csr, f->K, x_budget, &F, &err), 0);
+    F.portable = portable;
+    spmm_oracle_poison(f->Y, (int64_t)f->coo.rows * f->K);
+    spmm_fast_run(&F, f->X, f->K, f->Y, threads);
+    spmm_verdict v;
+    spmm_oracle_check(&f->orc, f->Y, &v);
+    ck_assert_msg(v.pass, "%s (%dx%d nnz %lld K %d, %d blocks, %s, %d threads%s): %s", what,
+                  f->coo.rows, f->coo.cols, (long long)f->coo.nnz, f->K, F.nblocks,
+                  portable ? "portable" : spmm_fast_isa(), threads,
+                  f->orc.exact ? ", exact" : "", v.why);
+    int nb = F.nblocks;
+    spmm_fast_free(&F);
+    return nb;
+}
+
+START_TEST(test_column_blocks_match_oracle)
+{
+    int blocked = 0;
+    for (uint64_t c = 0; c < CASES; c++) {
+        mm_coo coo;
+        int ints = c % 2 == 0;
+        ck_assert_int_eq(spmm_case_random(c, ints, &coo), 0);
+        fast_fixture f;
+        fixture_open(&f, &coo, spmm_case_k(c), ints, 500 + c);
+        /* X slices of 1 column, of 64 bytes and of 4 KiB: many blocks,
+         * blocks ending inside rows, blocks with no entries */
+        long long budgets[] = {-1, -64, -4096, 0};
+        for (int b = 0; b < 4; b++)
+            blocked += fixture_check(&f, budgets[b], (int)(c % 3 == 0), 1 + (int)(c % 3),
+                                     "random case") > 1;
+        fixture_close(&f);
+        mm_coo_free(&coo);
+    }
+    ck_assert_int_ge(blocked, CASES); /* the blocked path really ran */
+}
+END_TEST
+
+START_TEST(test_portable_and_avx2_agree_with_oracle)
+{
+    /* one dense row among empty ones, K across every register width */
+    enum { N = 2000 };
+    int32_t *ri = calloc(N, sizeof *ri), *ci = malloc(N * sizeof *ci);
+    double *v = malloc(N * sizeof *v);
+    ck_assert(ri && ci && v);
+    for (int e = 0; e < N; e++) {
+        ri[e] = 7;
+        ci[e] = e;
+        v[e] = (e % 5) - 2;
+    }
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_from(40, N, N, ri, ci, v, &coo), 0);
+    static const int ks[] = {1, 2, 3, 4, 5, 8, 12, 16, 20, 31, 32, 33, 64, 65};
+    for (int k = 0; k < (int)(sizeof ks / sizeof ks[0]); k++) {
+        fast_fixture f;
+        fixture_open(&f, &coo, ks[k], 1, 9);
+        for (int portable = 0; portable < 2; portable++) {
+            fixture_check(&f, 0, portable, 2, "dense row");
+            fixture_check(&f, -256, portable, 2, "dense row, blocks");
+        }
+        fixture_close(&f);
+    }
+    mm_coo_free(&coo);
+    free(ri);
+    free(ci);
+    free(v);
+}
+END_TEST
+
+START_TEST(test_threads_share_rows_and_blocks)
+{
+    /* large enough for the parallel region; power-law rows, one of 20000 */
+    static const int shapes[] = {SPMM_SHAPE_POWERLAW, SPMM_SHAPE_DENSEROWS, SPMM_SHAPE_BANDED};
+    for (int s = 0; s < 3; s++) {
+        spmm_gen_params p = {.rows = 30000, .cols = 25000, .nnz = 300000, .shape = shapes[s],
+                             .seed = 5, .int_values = s == 1, .max_row = 20000};
+        mm_coo coo;
+        pc_error err;
+        ck_assert_int_eq(spmm_gen_coo(&p, &coo, &err), 0);
+        fast_fixture f;
+        fixture_open(&f, &coo, s == 2 ? 1 : 7, s == 1, 11);
+        for (int t = 1; t <= 3; t++) {
+            fixture_check(&f, 0, 0, t, "generated");
+            ck_assert_int_gt(fixture_check(&f, -8192, t == 2, t, "generated, blocks"), 1);
+        }
+        fixture_close(&f);
+        mm_coo_free(&coo);
+    }
+}
+END_TEST
+
+/* Context of the allocation-failure loop: build with blocks, free. */
+typedef struct build_ctx {
+    spmm_csr *csr;
+    spmm_fast F;
+} build_ctx;
+
+static int build_op(void *p)
+{
+    build_ctx *c = p;
+    pc_error err;
+    return spmm_fast_build(c->csr, 4, -512, &c->F, &err);
+}
+
+static void build_cleanup(void *p) { spmm_fast_free(&((build_ctx *)p)->F); }
+
+START_TEST(test_build_survives_allocation_failures)
+{
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_random(3, 0, &coo), 0);
+    fast_fixture f;
+    fixture_open(&f, &coo, 4, 0, 1);
+    build_ctx c = {.csr = &f.csr};
+    ck_assert_int_ge(pc_test_alloc_loop(build_op, build_cleanup, &c, 100), 4);
+    fixture_close(&f);
+    mm_coo_free(&coo);
+}
+END_TEST
+
+START_TEST(test_bad_k_is_refused)
+{
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_random(1, 0, &coo), 0);
+    spmm_csr csr;
+    pc_error err;
+    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+    spmm_fast F;
+    ck_assert_int_eq(spmm_fast_build(&csr, 0, 0, &F, &err), PC_EINVAL);
+    spmm_csr_free(&csr);
+    mm_coo_free(&coo);
+}
+END_TEST
+
+static Suite *suite_spmm_fast(void)
+{
+    Suite *s = suite_create("spmm_fast");
+    TCase *tc = pc_tcase("csr_cpu_fast");
+    tcase_add_test(tc, test_column_blocks_match_oracle);
+    tcase_add_test(tc, test_portable_and_avx2_agree_with_oracle);
+    tcase_add_test(tc, test_threads_share_rows_and_blocks);
+    tcase_add_test(tc, test_build_survives_allocation_failures);
+    tcase_add_test(tc, test_bad_k_is_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_spmm_fast()); }
