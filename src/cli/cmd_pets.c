@@ -20,6 +20,7 @@
 static void pets_usage(FILE *f)
 {
     fputs("usage: parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append]\n"
+          "                     [--threads T] [--select gaps|linear]\n"
           "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
           "                     [--out-schedule F.csv|F.json]\n"
           "                     [--plugin LIB.so ...] [--timeout S] [--no-fork]\n"
@@ -28,6 +29,10 @@ static void pets_usage(FILE *f)
           "implementation and compares them with the oracle; the schedule is validated.\n"
           "--out-schedule writes the schedule of the first implementation that ran (CSV\n"
           "task,proc,start,finish when F ends in .csv, else JSON), as `pets check` reads it.\n",
+          f);
+    fputs("  --threads T         OpenMP threads of `omp` (default: all cores)\n"
+          "  --select gaps|linear  slot search of the insertion policy: the idle-gap index\n"
+          "                      (default) or the seed's linear scan, kept to compare with\n",
           f);
     fputs(CLI_PLUGINS_USAGE, f);
     fputs("A plugin entry writes processors and start times: its schedule must equal the\n"
@@ -41,7 +46,7 @@ static void pets_usage(FILE *f)
 
 void cmd_pets_list(FILE *f)
 {
-    pets_options o = {PETS_INSERTION, -1, -1};
+    pets_options o = {PETS_INSERTION, -1, -1, 0, PETS_SELECT_GAPS};
     for (int i = 0; i < pets_nimpls; i++) {
         char why[256] = "";
         int ok = pets_impls[i].available(&o, why, sizeof why);
@@ -292,8 +297,8 @@ static void pets_run_plugin(const plugin_entry *e, const cli_plugins *cp, const 
 int cmd_pets(int argc, char **argv)
 {
     const char *graph = NULL, *impl = "all", *json = NULL, *out_schedule = NULL;
-    long long reps = 3, plat = -1, dev = -1;
-    int policy = PETS_INSERTION;
+    long long reps = 3, plat = -1, dev = -1, threads = 0;
+    int policy = PETS_INSERTION, select = PETS_SELECT_GAPS;
     pc_error err;
     pc_error_clear(&err);
     cli_plugins cp;
@@ -335,6 +340,17 @@ int cmd_pets(int argc, char **argv)
                 return cli_usage_error("pets", err.msg);
             continue;
         }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--threads", v, 1, 4096, &threads, &err))
+                return cli_usage_error("pets", err.msg);
+            continue;
+        }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--select", &v, &err)) == 1) {
+            if (strcmp(v, "gaps") && strcmp(v, "linear"))
+                return cli_usage_error("pets", "--select takes gaps or linear");
+            select = strcmp(v, "linear") ? PETS_SELECT_GAPS : PETS_SELECT_LINEAR;
+            continue;
+        }
         if (!t && (t = pc_cli_take(argc, argv, &i, "--cl-platform", &v, &err)) == 1) {
             if (pc_cli_parse_long("--cl-platform", v, 0, 1000, &plat, &err))
                 return cli_usage_error("pets", err.msg);
@@ -363,7 +379,7 @@ int cmd_pets(int argc, char **argv)
         names[i] = pets_impls[i].name;
     cli_selection sel;
     int code = cli_plugins_setup(&cp, "pets", PARCHECK_DOMAIN_PETS, impl, names, pets_nimpls,
-                                 pc_cli_default_threads(), &sel);
+                                 threads ? (int)threads : pc_cli_default_threads(), &sel);
     if (code != CLI_OK)
         return code;
 
@@ -374,7 +390,9 @@ int cmd_pets(int argc, char **argv)
         cli_plugins_free(&cp);
         return CLI_USAGE;
     }
-    pets_options o = {policy, (int)plat, (int)dev};
+    if (!threads)
+        threads = pc_cli_default_threads();
+    pets_options o = {policy, (int)plat, (int)dev, (int)threads, select};
     pets_solution ref;
     pc_result *res = pc_calloc((size_t)sel.n + 1, sizeof *res);
     int nres = 0;
@@ -425,6 +443,8 @@ int cmd_pets(int argc, char **argv)
     pc_kv_int(&run.input, "procs", dag.nprocs);
     pc_kv_str(&run.input, "policy", policy == PETS_INSERTION ? "insertion" : "append");
     pc_kv_int(&run.input, "oracle_makespan", ref.makespan);
+    pc_kv_str(&run.input, "select", select == PETS_SELECT_LINEAR ? "linear" : "gaps");
+    pc_kv_int(&run.input, "threads", threads);
     if (json) {
         if (pc_run_save_json(json, &run, &err)) {
             fprintf(stderr, "%s\n", err.msg);

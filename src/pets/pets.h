@@ -162,10 +162,10 @@ static inline int64_t pets_round_rank(int64_t x, int32_t P)
 
 enum pets_policy { PETS_INSERTION = 0, PETS_APPEND = 1 };
 
-/* Processor selection by earliest finish time for the tasks in s->order
- * (each task after its predecessors): fills proc, start, finish, makespan.
- * Ties on EFT go to the lowest processor. */
-int pets_select(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);
+/* How the insertion policy searches a processor's slots: the idle-gap
+ * index (pets_gaps.h), or the seed's sorted array searched forward
+ * (`--select linear`, kept to measure against). */
+enum pets_select_kind { PETS_SELECT_GAPS = 0, PETS_SELECT_LINEAR = 1 };
 
 /* ---- schedule files (pets_schedule_io.c) ------------------------------ */
 /* A schedule another program wrote, one row per line of the file: task and
@@ -230,7 +230,19 @@ typedef struct pets_options {
     int policy;          /* enum pets_policy */
     int cl_platform;     /* -1: first platform with a device */
     int cl_device;       /* -1: first device of the platform */
+    int threads;         /* OpenMP threads of `omp`; 0: the OpenMP default */
+    int select;          /* enum pets_select_kind */
 } pets_options;
+
+/* Processor selection by earliest finish time for the tasks in s->order
+ * (each task after its predecessors; checked): fills proc, start, finish,
+ * makespan. Ties on finish time go to the lowest processor, and the
+ * earliest start on a processor is the oracle's. Ready times of the tasks
+ * of one level are computed with `threads` OpenMP threads (1: none);
+ * o->select picks the slot search. 0, PC_EVERIFY (an order that is not a
+ * topological permutation) or PC_ENOMEM. */
+int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pets_solution *s,
+                    pc_error *err);
 
 /* Seconds of each phase of one run. */
 typedef struct pets_times {

@@ -18,6 +18,23 @@ static inline int pets_prio_cmp(int32_t la, int64_t ra, int64_t ca, int32_t ta, 
     return (ta > tb) - (ta < tb);
 }
 
+/* The keys of the priority order, for qsort_r over task ids. */
+typedef struct pets_prio_keys {
+    const int32_t *level;
+    const int64_t *rank;
+    const int64_t *sumcost; /* ACC times P */
+} pets_prio_keys;
+
+/* qsort_r comparator of task ids a, b under pets_prio_cmp; ctx is a
+ * pets_prio_keys. */
+static inline int pets_prio_qsort_cmp(const void *a, const void *b, void *ctx)
+{
+    const pets_prio_keys *k = ctx;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return pets_prio_cmp(k->level[x], k->rank[x], k->sumcost[x], x, k->level[y], k->rank[y],
+                         k->sumcost[y], y);
+}
+
 /* The entries of pets_impls (pets_impl.c). */
 int pets_serial_available(const pets_options *o, char *why, size_t whylen);
 int pets_serial_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
@@ -27,6 +44,20 @@ int pets_ocl_run(const pets_dag *dag, const pets_options *o, pets_solution *s, p
                  pc_error *err);
 int pets_ocl_vec8_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
                       pc_error *err);
+
+int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
+                 pc_error *err);
+
+/* The seed's selection (pets_select_linear.c), same contract as
+ * pets_select_run. */
+int pets_select_linear(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);
+
+/* Ready times of the tasks s->order[k0..k1) on every processor into
+ * rdy[(k - k0) * P + p] and their costs into w (same layout), with
+ * `threads` threads; late[k - k0] = 1 when a predecessor of that task is
+ * not placed yet (its rdy row is then not complete). Reads only dag and s. */
+void pets_select_ready_batch(const pets_dag *dag, const pets_solution *s, int32_t k0, int32_t k1,
+                             int64_t *rdy, int64_t *w, unsigned char *late, int threads);
 
 /* Importers' common end: mean costs -> P costs with heterogeneity, then
  * the checked build. Takes ownership of nothing. */

@@ -27,7 +27,7 @@ static inline const char *tu_data(const char *rel)
 static inline int tu_check_impl(const pets_impl *im, const pets_dag *dag, int policy,
                                 const pets_solution *ref, const char *what)
 {
-    pets_options o = {policy, -1, -1};
+    pets_options o = {policy, -1, -1, 0, PETS_SELECT_GAPS};
     char why[256];
     if (!im->available(&o, why, sizeof why))
         return 0;
