@@ -70,6 +70,12 @@ void pets_dag_free(pets_dag *dag);
  * (PC_ERANGE when the result passes the limits). */
 int pets_dag_scale(pets_dag *dst, const pets_dag *src, int64_t k, pc_error *err);
 
+/* (pets_dag.c, for the generator and the importers) Turns mean costs into P per-processor costs: W_ij uniform in
+ * [W_i(1-eta/2), W_i(1+eta/2)], rounded half up (eta 0: all equal). cost
+ * is n*P; mean[i] is task i's mean. */
+void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta,
+                        uint64_t seed, int64_t *cost);
+
 /* Reads a .dag file (the format of the golden graphs, ../shared/data/dags/golden):
  * '#' comments, "tasks N processors P", one "cost T w1 .. wP" per task,
  * "edge A B c" lines; tasks numbered from 1. Errors are "path:line: ...". */
@@ -132,11 +138,6 @@ int pets_import_dax(const char *path, const pets_import_params *ip, pets_dag *da
 /* 1 when the importer is compiled in. */
 int pets_import_available(const char *format);
 
-/* Turns mean costs into P per-processor costs: W_ij uniform in
- * [W_i(1-eta/2), W_i(1+eta/2)], rounded half up (eta 0: all equal). cost
- * is n*P; mean[i] is task i's mean. */
-void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta,
-                        uint64_t seed, int64_t *cost);
 
 /* ---- results ---------------------------------------------------------- */
 typedef struct pets_solution {

@@ -18,6 +18,11 @@ static inline int pets_prio_cmp(int32_t la, int64_t ra, int64_t ca, int32_t ta, 
     return (ta > tb) - (ta < tb);
 }
 
+/* Appends x to a growable array of pets_edge (*n used of *cap; pets_dag.c,
+ * for the generator and the importers). 0, PC_ERANGE past PETS_MAX_EDGES
+ * or PC_ENOMEM (the array is then unchanged). */
+int pets_edges_push(pets_edge **e, int64_t *n, int64_t *cap, pets_edge x);
+
 /* The keys of the priority order, for qsort_r over task ids. */
 typedef struct pets_prio_keys {
     const int32_t *level;
@@ -100,5 +105,3 @@ int pets_import_workflow(pets_dag *dag, const char *path, int32_t n, const int64
                          int32_t nfiles, pets_edge *edges, int64_t nedges,
                          const pets_import_params *ip, pc_error *err);
 
-/* Appends to a growable array of pets_edge. */
-int pets_edges_push(pets_edge **e, int64_t *n, int64_t *cap, pets_edge x);
