@@ -70,9 +70,9 @@ void pets_dag_free(pets_dag *dag);
  * (PC_ERANGE when the result passes the limits). */
 int pets_dag_scale(pets_dag *dst, const pets_dag *src, int64_t k, pc_error *err);
 
-/* (pets_dag.c, for the generator and the importers) Turns mean costs into P per-processor costs: W_ij uniform in
- * [W_i(1-eta/2), W_i(1+eta/2)], rounded half up (eta 0: all equal). cost
- * is n*P; mean[i] is task i's mean. */
+/* Turns mean costs into P per-processor costs (for the generator and the
+ * importers): W_ij uniform in [W_i(1-eta/2), W_i(1+eta/2)], rounded half
+ * up (eta 0: all equal). cost is n*P; mean[i] is task i's mean. */
 void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta,
                         uint64_t seed, int64_t *cost);
 
