@@ -120,6 +120,8 @@ if links:
 for dom in sorted(by_domain):
     if dom in plots:
         h.append('<h2>%s throughput</h2><img src="%s" alt="%s throughput">' % (dom, plots[dom], dom))
+if os.path.exists(os.path.join(out, 'plot-pets-phases.svg')):  # ci/pets_phases.py
+    h.append('<h2>pets: time per phase</h2><img src="plot-pets-phases.svg" alt="pets phases">')
 h.append('<h2>Verdicts</h2><table><tr><th>domain</th><th>input</th><th>implementation</th><th>verdict</th>'
          '<th>metrics / reason</th><th>median s</th><th>throughput</th></tr>')
 for d, n, i, s, m, sec, thr, unit in rows:
