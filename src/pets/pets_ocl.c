@@ -1,7 +1,8 @@
 /* pets_ocl.c - host side of the `ocl` and `ocl-vec8` implementations:
  * platform and device choice, the embedded program (built once per
  * process and device), buffers, the frontier loop and the bitonic sort;
- * processor selection then runs on the host (pets_select_run). */
+ * processor selection then runs on the host (pets_select_run, the ready
+ * times of each level on o->threads OpenMP threads). */
 #include <stdio.h>
 #include <string.h>
 
@@ -431,7 +432,8 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_PERM], CL_TRUE, 0, ni, s->order, 0, NULL, NULL)))
         goto cl_fail;
     double t6 = pc_time_now();
-    rc = pets_select_run(d, o, 1, s, err); /* refuses padding or repeats in the order */
+    /* ready times of a level on the host's threads (o->threads, 0: one) */
+    rc = pets_select_run(d, o, o->threads > 0 ? o->threads : 1, s, err); /* refuses padding or repeats in the order */
     double t7 = pc_time_now();
     t->setup = t1 - t0;
     t->h2d = t2 - t1;
