@@ -30,7 +30,8 @@ static void pets_usage(FILE *f)
           "--out-schedule writes the schedule of the first implementation that ran (CSV\n"
           "task,proc,start,finish when F ends in .csv, else JSON), as `pets check` reads it.\n",
           f);
-    fputs("  --threads T         OpenMP threads of `omp` (default: all cores)\n"
+    fputs("  --threads T         OpenMP threads of `omp`, and of the ready times in the\n"
+          "                      selection of `ocl` / `ocl-vec8` (default: all cores)\n"
           "  --select gaps|linear  slot search of the insertion policy: the idle-gap index\n"
           "                      (default) or the seed's linear scan, kept to compare with\n",
           f);
