@@ -298,8 +298,18 @@ def plot_memory(rep):
     return figs
 
 
+def plot_pets_phases(rep):
+    """The stacked bar of PETS phases per implementation, drawn by
+    ci/pets_phases.py when the PETS part of the report ran."""
+    if not os.path.exists(os.path.join(rep.out, 'plot-pets-phases.svg')):
+        return []
+    return [('pets: time per phase', 'plot-pets-phases.svg', 'Median time of each phase (entry '
+             'discovery, metrics, sort, selection, transfers) per implementation on the largest '
+             'generated graph: where the time of a PETS run goes.')]
+
+
 # The plots of the page, in order; each returns [(title, svg, caption)].
-PLOTS = [plot_throughput, plot_speedup, plot_accuracy, plot_memory]
+PLOTS = [plot_throughput, plot_speedup, plot_accuracy, plot_memory, plot_pets_phases]
 
 
 def write_text(rep):

@@ -4,7 +4,9 @@
 # report/bench.csv: the time of each phase per implementation (case
 # phase-<name>), metrics+sort (the kernels' share), the total, and schedule
 # quality (case slr-insertion / slr-append: seconds column = SLR).
-# Plots: report/bench-pets-phases.svg, report/bench-pets-slr.svg.
+# Plots: report/bench-pets-phases.svg, report/bench-pets-slr.svg, and
+# report/bench-pets-stacked.svg (ci/pets_phases.py: where the time of each
+# implementation goes at the largest v).
 set -u
 : "${PARCHECK:?PARCHECK must name the parcheck binary}"
 max=${PETS_BENCH_MAX:-19}
@@ -53,7 +55,7 @@ set logscale xy 2
 set xlabel "tasks v"
 set output "report/bench-pets-phases.svg"
 set ylabel "seconds (metrics + sort)"
-plot for [im in "serial ocl ocl-vec8"] "$tsv" using (strcol(2) eq im ? \$1 : 1/0):3 with linespoints title im
+plot for [im in "serial omp ocl ocl-vec8"] "$tsv" using (strcol(2) eq im ? \$1 : 1/0):3 with linespoints title im
 set output "report/bench-pets-slr.svg"
 unset logscale y
 set ylabel "SLR (makespan / critical-path bound)"
@@ -63,4 +65,5 @@ GP
 else
   echo "pets: gnuplot not found, no plots"
 fi
+python3 ci/pets_phases.py report "report/runs/pets-bench-$max-insertion.json" bench-pets-stacked || status=1
 exit $status

@@ -35,4 +35,6 @@ for c in "${cases[@]}"; do
       --json "$RUNS/pets-$c-$pol.json" || status=1
   done
 done
+# where the time goes: one stacked bar of phases per implementation
+python3 ci/pets_phases.py report || status=1
 exit $status

@@ -22,6 +22,7 @@
 static void pets_usage(FILE *f)
 {
     fputs("usage: parcheck pets GRAPH [--impl LIST|all] [--reps R] [--insertion|--append]\n"
+          "                     [--threads T] [--select gaps|linear]\n"
           "                     [--cl-platform P] [--cl-device D] [--json FILE|-]\n"
           "                     [--out-schedule F.csv|F.json]\n"
           "                     [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n"
@@ -34,6 +35,11 @@ static void pets_usage(FILE *f)
           "task,proc,start,finish when F ends in .csv, else JSON), as `pets check` reads it.\n",
           f);
     fputs(CLI_GRAPH_USAGE, f);
+    fputs("  --threads T         OpenMP threads of `omp`, and of the ready times in the\n"
+          "                      selection of `ocl` / `ocl-vec8` (default: all cores)\n"
+          "  --select gaps|linear  slot search of the insertion policy: the idle-gap index\n"
+          "                      (default) or the seed's linear scan, kept to compare with\n",
+          f);
     fputs(CLI_PLUGINS_USAGE, f);
     fputs(CLI_PROGRESS_USAGE, f);
     fputs(CLI_STRESS_USAGE, f);
@@ -47,7 +53,7 @@ static void pets_usage(FILE *f)
 
 void cmd_pets_list(FILE *f)
 {
-    pets_options o = {PETS_INSERTION, -1, -1};
+    pets_options o = {PETS_INSERTION, -1, -1, 0, PETS_SELECT_GAPS};
     for (int i = 0; i < pets_nimpls; i++) {
         char why[256] = "";
         int ok = pets_impls[i].available(&o, why, sizeof why);
@@ -304,10 +310,10 @@ static void pets_run_plugin(const plugin_entry *e, const cli_plugins *cp, const 
 int cmd_pets(int argc, char **argv)
 {
     const char *graph = NULL, *impl = "all", *json = NULL, *out_schedule = NULL;
-    long long reps = 3, plat = -1, dev = -1;
+    long long reps = 3, plat = -1, dev = -1, threads = 0;
     int progress = CLI_PROGRESS_AUTO;
     long long stress = 0;   /* --stress N: N more validated runs (cli_stress.h) */
-    int policy = PETS_INSERTION;
+    int policy = PETS_INSERTION, select = PETS_SELECT_GAPS;
     pc_error err;
     pc_error_clear(&err);
     cli_plugins cp;
@@ -363,6 +369,17 @@ int cmd_pets(int argc, char **argv)
                 return cli_usage_error("pets", err.msg);
             continue;
         }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--threads", &v, &err)) == 1) {
+            if (pc_cli_parse_long("--threads", v, 1, 4096, &threads, &err))
+                return cli_usage_error("pets", err.msg);
+            continue;
+        }
+        if (!t && (t = pc_cli_take(argc, argv, &i, "--select", &v, &err)) == 1) {
+            if (strcmp(v, "gaps") && strcmp(v, "linear"))
+                return cli_usage_error("pets", "--select takes gaps or linear");
+            select = strcmp(v, "linear") ? PETS_SELECT_GAPS : PETS_SELECT_LINEAR;
+            continue;
+        }
         if (!t && (t = pc_cli_take(argc, argv, &i, "--cl-platform", &v, &err)) == 1) {
             if (pc_cli_parse_long("--cl-platform", v, 0, 1000, &plat, &err))
                 return cli_usage_error("pets", err.msg);
@@ -391,7 +408,7 @@ int cmd_pets(int argc, char **argv)
         names[i] = pets_impls[i].name;
     cli_selection sel;
     int code = cli_plugins_setup(&cp, "pets", PARCHECK_DOMAIN_PETS, impl, names, pets_nimpls,
-                                 pc_cli_default_threads(), &sel);
+                                 threads ? (int)threads : pc_cli_default_threads(), &sel);
     if (code != CLI_OK)
         return code;
 
@@ -404,7 +421,9 @@ int cmd_pets(int argc, char **argv)
         cli_plugins_free(&cp);
         return code;
     }
-    pets_options o = {policy, (int)plat, (int)dev};
+    if (!threads)
+        threads = pc_cli_default_threads();
+    pets_options o = {policy, (int)plat, (int)dev, (int)threads, select};
     pets_solution ref;
     pc_result *res = pc_calloc((size_t)sel.n + 1, sizeof *res);
     int nres = 0;
@@ -448,6 +467,8 @@ int cmd_pets(int argc, char **argv)
     pc_kv_int(&run.input, "procs", dag.nprocs);
     pc_kv_str(&run.input, "policy", policy == PETS_INSERTION ? "insertion" : "append");
     pc_kv_int(&run.input, "oracle_makespan", ref.makespan);
+    pc_kv_str(&run.input, "select", select == PETS_SELECT_LINEAR ? "linear" : "gaps");
+    pc_kv_int(&run.input, "threads", threads);
     /* the table is printed row by row, its head before the first run */
     int table = !json || strcmp(json, "-") != 0;
     for (int i = 0; i < sel.n; i++)
@@ -477,12 +498,13 @@ int cmd_pets(int argc, char **argv)
         cli_stress st;
         cli_stress_begin(&st, unavail || !scratch ? 0 : (int)stress);
         for (int k = 0; k < st.runs; k++) {
-            cli_stress_setup(&st, k);
+            pets_options o2 = o;
+            o2.threads = cli_stress_setup(&st, k);
             pets_save none = {NULL, graph, policy, 1, PC_OK, {0, ""}};
             int ignored = 0;
             if (i < pets_nimpls) {
                 pc_result_init(scratch, pets_impls[i].name);
-                pets_run_impl(&pets_impls[i], &dag, &o, &ref, lb, 1, scratch, &ignored, &none);
+                pets_run_impl(&pets_impls[i], &dag, &o2, &ref, lb, 1, scratch, &ignored, &none);
             } else {
                 pets_run_plugin(sel.entry[i - pets_nimpls], &cp, &dag, policy, &ref, 1, scratch,
                                 &ignored, &none);

@@ -70,6 +70,12 @@ void pets_dag_free(pets_dag *dag);
  * (PC_ERANGE when the result passes the limits). */
 int pets_dag_scale(pets_dag *dst, const pets_dag *src, int64_t k, pc_error *err);
 
+/* Turns mean costs into P per-processor costs (for the generator and the
+ * importers): W_ij uniform in [W_i(1-eta/2), W_i(1+eta/2)], rounded half
+ * up (eta 0: all equal). cost is n*P; mean[i] is task i's mean. */
+void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta,
+                        uint64_t seed, int64_t *cost);
+
 /* Reads a .dag file (docs/README-pets.md, "The .dag format"):
  * '#' comments, "tasks N processors P", one "cost T w1 .. wP" per task,
  * "edge A B c" lines; tasks numbered from 1. Errors are "path:line: ...". */
@@ -132,11 +138,6 @@ int pets_import_dax(const char *path, const pets_import_params *ip, pets_dag *da
 /* 1 when the importer is compiled in. */
 int pets_import_available(const char *format);
 
-/* Turns mean costs into P per-processor costs: W_ij uniform in
- * [W_i(1-eta/2), W_i(1+eta/2)], rounded half up (eta 0: all equal). cost
- * is n*P; mean[i] is task i's mean. */
-void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta,
-                        uint64_t seed, int64_t *cost);
 
 /* ---- results ---------------------------------------------------------- */
 typedef struct pets_solution {
@@ -162,10 +163,10 @@ static inline int64_t pets_round_rank(int64_t x, int32_t P)
 
 enum pets_policy { PETS_INSERTION = 0, PETS_APPEND = 1 };
 
-/* Processor selection by earliest finish time for the tasks in s->order
- * (each task after its predecessors): fills proc, start, finish, makespan.
- * Ties on EFT go to the lowest processor. */
-int pets_select(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);
+/* How the insertion policy searches a processor's slots: the idle-gap
+ * index (pets_gaps.h), or the seed's sorted array searched forward
+ * (`--select linear`, kept to measure against). */
+enum pets_select_kind { PETS_SELECT_GAPS = 0, PETS_SELECT_LINEAR = 1 };
 
 /* ---- schedule files (pets_schedule_io.c) ------------------------------ */
 /* A schedule another program wrote, one row per line of the file: task and
@@ -230,7 +231,19 @@ typedef struct pets_options {
     int policy;          /* enum pets_policy */
     int cl_platform;     /* -1: first platform with a device */
     int cl_device;       /* -1: first device of the platform */
+    int threads;         /* OpenMP threads of `omp`; 0: the OpenMP default */
+    int select;          /* enum pets_select_kind */
 } pets_options;
+
+/* Processor selection by earliest finish time for the tasks in s->order
+ * (each task after its predecessors; checked): fills proc, start, finish,
+ * makespan. Ties on finish time go to the lowest processor, and the
+ * earliest start on a processor is the oracle's. Ready times of the tasks
+ * of one level are computed with `threads` OpenMP threads (1: none);
+ * o->select picks the slot search. 0, PC_EVERIFY (an order that is not a
+ * topological permutation) or PC_ENOMEM. */
+int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pets_solution *s,
+                    pc_error *err);
 
 /* Seconds of each phase of one run. */
 typedef struct pets_times {

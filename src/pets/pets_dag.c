@@ -1,10 +1,14 @@
 /* pets_dag.c - the task graph model: checked construction (sizes, values,
- * self-loops, duplicates, cycles) into CSR successor / predecessor lists. */
+ * self-loops, duplicates, cycles) into CSR successor / predecessor lists,
+ * and what the generator and the importers both build graphs with (a
+ * growable edge list, per-processor costs from mean costs). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pc_alloc.h"
-#include "pets.h"
+#include "pc_rng.h"
+#include "pets_priv.h"
 
 void pets_dag_free(pets_dag *dag)
 {
@@ -265,4 +269,41 @@ void pets_solution_free(pets_solution *s)
     pc_free(s->start);
     pc_free(s->finish);
     memset(s, 0, sizeof *s);
+}
+
+int pets_edges_push(pets_edge **e, int64_t *n, int64_t *cap, pets_edge x)
+{
+    if (*n == *cap) {
+        if (*cap >= PETS_MAX_EDGES)
+            return PC_ERANGE;
+        int64_t c = *cap ? *cap * 2 : 256;
+        pets_edge *v = pc_realloc(*e, (size_t)c * sizeof *v);
+        if (!v)
+            return PC_ENOMEM;
+        *e = v;
+        *cap = c;
+    }
+    (*e)[(*n)++] = x;
+    return PC_OK;
+}
+
+void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta, uint64_t seed,
+                        int64_t *cost)
+{
+    pc_rng r;
+    pc_rng_seed(&r, seed ^ 0x9e3779b97f4a7c15ULL);
+    for (int32_t i = 0; i < n; i++) {
+        for (int32_t p = 0; p < P; p++) {
+            int64_t w = mean[i];
+            if (eta > 0 && w > 0) {
+                double x = (double)mean[i] * (1.0 + eta * (pc_rng_unit(&r) - 0.5));
+                w = (int64_t)floor(x + 0.5);
+                if (w < 1)
+                    w = 1; /* a task that costs something never becomes free */
+                if (w > PETS_MAX_VALUE)
+                    w = PETS_MAX_VALUE;
+            }
+            cost[(size_t)i * P + p] = w;
+        }
+    }
 }

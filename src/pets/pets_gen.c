@@ -23,27 +23,6 @@ static int64_t draw_mean(pc_rng *r, double mean)
     return hi <= 1 ? 1 : pc_rng_range(r, 1, hi);
 }
 
-void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta, uint64_t seed,
-                        int64_t *cost)
-{
-    pc_rng r;
-    pc_rng_seed(&r, seed ^ 0x9e3779b97f4a7c15ULL);
-    for (int32_t i = 0; i < n; i++) {
-        for (int32_t p = 0; p < P; p++) {
-            int64_t w = mean[i];
-            if (eta > 0 && w > 0) {
-                double x = (double)mean[i] * (1.0 + eta * (pc_rng_unit(&r) - 0.5));
-                w = (int64_t)floor(x + 0.5);
-                if (w < 1)
-                    w = 1; /* a task that costs something never becomes free */
-                if (w > PETS_MAX_VALUE)
-                    w = PETS_MAX_VALUE;
-            }
-            cost[(size_t)i * P + p] = w;
-        }
-    }
-}
-
 static int gen_check(const pets_gen_params *p, pc_error *err)
 {
     if (p->tasks < 1 || p->tasks > PETS_MAX_TASKS)

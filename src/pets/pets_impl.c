@@ -6,6 +6,9 @@
 
 const pets_impl pets_impls[] = {
     {"serial", "the four phases in C on the host", pets_serial_available, pets_serial_run},
+    {"omp", "the host phases with OpenMP (--threads T): levels by frontiers, per-level sort, "
+            "ready times of a level together",
+     pets_serial_available, pets_omp_run},
     {"ocl", "OpenCL: entry_discover, compute_metrics on a frontier queue, bitonic sort",
      pets_ocl_available, pets_ocl_run},
     {"ocl-vec8", "OpenCL with the vectorised compute_metrics (8 lanes, padded matrices)",

@@ -32,22 +32,6 @@ int pets_import_units(double seconds, double scale, int64_t *out)
     return PC_OK;
 }
 
-int pets_edges_push(pets_edge **e, int64_t *n, int64_t *cap, pets_edge x)
-{
-    if (*n == *cap) {
-        if (*cap >= PETS_MAX_EDGES)
-            return PC_ERANGE;
-        int64_t c = *cap ? *cap * 2 : 256;
-        pets_edge *v = pc_realloc(*e, (size_t)c * sizeof *v);
-        if (!v)
-            return PC_ENOMEM;
-        *e = v;
-        *cap = c;
-    }
-    (*e)[(*n)++] = x;
-    return PC_OK;
-}
-
 int pets_import_finish(pets_dag *dag, const char *path, int32_t n, const int64_t *mean,
                        pets_edge *edges, int64_t nedges, const pets_import_params *ip,
                        pc_error *err)

@@ -1,7 +1,8 @@
 /* pets_ocl.c - host side of the `ocl` and `ocl-vec8` implementations:
  * platform and device choice, the embedded program (built once per
  * process and device), buffers, the frontier loop and the bitonic sort;
- * processor selection then runs on the host (pets_select). */
+ * processor selection then runs on the host (pets_select_run, the ready
+ * times of each level on o->threads OpenMP threads). */
 #include <stdio.h>
 #include <string.h>
 
@@ -294,7 +295,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         goto out;
     size_t ni = (size_t)n * 4, nl = (size_t)n * 8;
     if (!ocl_buf(&r, B_INDEG, ni, &e) || !ocl_buf(&r, B_LEFT, ni, &e) || !ocl_buf(&r, B_FA, ni, &e) ||
-        !ocl_buf(&r, B_FB, ni, &e) || !ocl_buf(&r, B_COUNT, 4, &e) ||
+        !ocl_buf(&r, B_FB, ni, &e) || !ocl_buf(&r, B_COUNT, 8, &e) ||
         !ocl_buf(&r, B_COST, nl * (size_t)P, &e) || !ocl_buf(&r, B_LEV, ni, &e) ||
         !ocl_buf(&r, B_RS, nl, &e) || !ocl_buf(&r, B_RANK, nl, &e) || !ocl_buf(&r, B_SUM, nl, &e) ||
         !ocl_buf(&r, B_PERM, N * 4, &e))
@@ -321,8 +322,8 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
                  !ocl_write(B_SMAT, &r, r.smat, (size_t)n * r.ws * 4, &e) ||
                  !ocl_write(B_WMAT, &r, r.wmat, (size_t)n * r.ws * 8, &e)))
         goto cl_fail;
-    int zero = 0;
-    if (!ocl_write(B_COUNT, &r, &zero, 4, &e) || (e = clFinish(g_ocl.q)) != CL_SUCCESS)
+    int zero[2] = {0, 0}; /* the two frontier counts (see compute_metrics) */
+    if (!ocl_write(B_COUNT, &r, zero, 8, &e) || (e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
     double t2 = pc_time_now();
     /* entry discovery */
@@ -380,11 +381,14 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         ARG(kk, 1, level);
         ARG(kk, 3, cur);
         ARG(kk, 4, nxt);
-        if (e != CL_SUCCESS || !ocl_write(B_COUNT, &r, &zero, 4, &e))
+        /* the kernel counts into slot (level + 1) & 1 and clears the other
+         * for the next level: one launch and one read per level */
+        if (e != CL_SUCCESS)
             goto cl_fail;
         gs = round_up((size_t)nf, 64);
         if ((e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS ||
-            (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_COUNT], CL_TRUE, 0, 4, &nf, 0, NULL, NULL)) != CL_SUCCESS)
+            (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_COUNT], CL_TRUE, (size_t)((level + 1) & 1) * 4, 4,
+                                     &nf, 0, NULL, NULL)) != CL_SUCCESS)
             goto cl_fail;
         cl_mem tmp = cur;
         cur = nxt;
@@ -431,7 +435,8 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_PERM], CL_TRUE, 0, ni, s->order, 0, NULL, NULL)))
         goto cl_fail;
     double t6 = pc_time_now();
-    rc = pets_select(d, o->policy, s, err); /* refuses padding or repeats in the order */
+    /* ready times of a level on the host's threads (o->threads, 0: one) */
+    rc = pets_select_run(d, o, o->threads > 0 ? o->threads : 1, s, err); /* refuses padding or repeats in the order */
     double t7 = pc_time_now();
     t->setup = t1 - t0;
     t->h2d = t2 - t1;

@@ -18,6 +18,28 @@ static inline int pets_prio_cmp(int32_t la, int64_t ra, int64_t ca, int32_t ta, 
     return (ta > tb) - (ta < tb);
 }
 
+/* Appends x to a growable array of pets_edge (*n used of *cap; pets_dag.c,
+ * for the generator and the importers). 0, PC_ERANGE past PETS_MAX_EDGES
+ * or PC_ENOMEM (the array is then unchanged). */
+int pets_edges_push(pets_edge **e, int64_t *n, int64_t *cap, pets_edge x);
+
+/* The keys of the priority order, for qsort_r over task ids. */
+typedef struct pets_prio_keys {
+    const int32_t *level;
+    const int64_t *rank;
+    const int64_t *sumcost; /* ACC times P */
+} pets_prio_keys;
+
+/* qsort_r comparator of task ids a, b under pets_prio_cmp; ctx is a
+ * pets_prio_keys. */
+static inline int pets_prio_qsort_cmp(const void *a, const void *b, void *ctx)
+{
+    const pets_prio_keys *k = ctx;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return pets_prio_cmp(k->level[x], k->rank[x], k->sumcost[x], x, k->level[y], k->rank[y],
+                         k->sumcost[y], y);
+}
+
 /* The entries of pets_impls (pets_impl.c). */
 int pets_serial_available(const pets_options *o, char *why, size_t whylen);
 int pets_serial_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
@@ -27,6 +49,20 @@ int pets_ocl_run(const pets_dag *dag, const pets_options *o, pets_solution *s, p
                  pc_error *err);
 int pets_ocl_vec8_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
                       pc_error *err);
+
+int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
+                 pc_error *err);
+
+/* The seed's selection (pets_select_linear.c), same contract as
+ * pets_select_run. */
+int pets_select_linear(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);
+
+/* Ready times of the tasks s->order[k0..k1) on every processor into
+ * rdy[(k - k0) * P + p] and their costs into w (same layout), with
+ * `threads` threads; late[k - k0] = 1 when a predecessor of that task is
+ * not placed yet (its rdy row is then not complete). Reads only dag and s. */
+void pets_select_ready_batch(const pets_dag *dag, const pets_solution *s, int32_t k0, int32_t k1,
+                             int64_t *rdy, int64_t *w, unsigned char *late, int threads);
 
 /* Importers' common end: mean costs -> P costs with heterogeneity, then
  * the checked build. Takes ownership of nothing. */
@@ -69,5 +105,3 @@ int pets_import_workflow(pets_dag *dag, const char *path, int32_t n, const int64
                          int32_t nfiles, pets_edge *edges, int64_t nedges,
                          const pets_import_params *ip, pc_error *err);
 
-/* Appends to a growable array of pets_edge. */
-int pets_edges_push(pets_edge **e, int64_t *n, int64_t *cap, pets_edge x);

@@ -8,20 +8,6 @@
 #include "pc_time.h"
 #include "pets_priv.h"
 
-typedef struct prio_keys {
-    const int32_t *level;
-    const int64_t *rank;
-    const int64_t *sumcost;
-} prio_keys;
-
-static int prio_cmp(const void *a, const void *b, void *ctx)
-{
-    const prio_keys *k = ctx;
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return pets_prio_cmp(k->level[x], k->rank[x], k->sumcost[x], x, k->level[y], k->rank[y],
-                         k->sumcost[y], y);
-}
-
 int pets_serial_available(const pets_options *o, char *why, size_t whylen)
 {
     (void)o;
@@ -81,10 +67,10 @@ int pets_serial_run(const pets_dag *dag, const pets_options *o, pets_solution *s
     }
     for (int32_t v = 0; v < n; v++)
         s->order[v] = v;
-    prio_keys keys = {s->level, s->rank, sumcost};
-    qsort_r(s->order, (size_t)n, sizeof *s->order, prio_cmp, &keys);
+    pets_prio_keys keys = {s->level, s->rank, sumcost};
+    qsort_r(s->order, (size_t)n, sizeof *s->order, pets_prio_qsort_cmp, &keys);
     double t3 = pc_time_now();
-    rc = pets_select(dag, o->policy, s, err);
+    rc = pets_select_run(dag, o, 1, s, err);
     double t4 = pc_time_now();
     t->entry = t1 - t0;
     t->metrics = t2 - t1;

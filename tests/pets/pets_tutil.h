@@ -24,10 +24,11 @@ static inline const char *tu_data(const char *rel)
 /* Runs implementation im on dag and checks that it equals the oracle and
  * that the validator accepts it. Returns 1 when checked, 0 when the
  * implementation cannot run here. */
-static inline int tu_check_impl(const pets_impl *im, const pets_dag *dag, int policy,
-                                const pets_solution *ref, const char *what)
+static inline int tu_check_impl_opts(const pets_impl *im, const pets_dag *dag,
+                                     const pets_options *opts, const pets_solution *ref,
+                                     const char *what)
 {
-    pets_options o = {policy, -1, -1};
+    pets_options o = *opts;
     char why[256];
     if (!im->available(&o, why, sizeof why))
         return 0;
@@ -64,6 +65,14 @@ static inline int tu_check_impl(const pets_impl *im, const pets_dag *dag, int po
     ck_assert_msg(pets_oracle_validate(dag, &s, &lb, &err) == 0, "%s %s: %s", im->name, what, err.msg);
     pets_solution_free(&s);
     return 1;
+}
+
+/* tu_check_impl with the default options (all threads, the gap index). */
+static inline int tu_check_impl(const pets_impl *im, const pets_dag *dag, int policy,
+                                const pets_solution *ref, const char *what)
+{
+    pets_options o = {policy, -1, -1, 0, PETS_SELECT_GAPS};
+    return tu_check_impl_opts(im, dag, &o, ref, what);
 }
 
 /* Oracle solution (validated) of dag under policy into ref. */

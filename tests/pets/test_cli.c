@@ -47,6 +47,32 @@ START_TEST(json_golden)
 }
 END_TEST
 
+START_TEST(select_and_threads_options)
+{
+    const char *g = tu_data("golden/topcuoglu2002.txt");
+    if (!g)
+        PC_SKIP("no shared data");
+    char *out = NULL;
+    int rc = sh(&out, NULL, "%s pets %s --impl serial,omp --select linear --threads 3 --reps 1 --json -%s", g,
+                NULL);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"select\":\"linear\""));
+    ck_assert_ptr_nonnull(strstr(out, "\"threads\":3"));
+    ck_assert_ptr_nonnull(strstr(out, "\"impl\":\"omp\""));
+    ck_assert_ptr_nonnull(strstr(out, "\"makespan\":76"));
+    ck_assert_ptr_null(strstr(out, "\"status\":\"fail\""));
+    free(out);
+    rc = sh(&out, NULL, "%s pets %s --impl omp --reps 1 --json -%s", g, NULL);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"select\":\"gaps\""));
+    free(out);
+    char gold[4096];
+    snprintf(gold, sizeof gold, "%s", g);
+    ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --select quadratic%s", gold, NULL), 2);
+    ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --threads 0%s", gold, NULL), 2);
+}
+END_TEST
+
 START_TEST(exit_codes)
 {
     const char *g = tu_data("golden/pets_fig1.txt");
@@ -412,6 +438,7 @@ static Suite *suite_cli(void)
     TCase *tc = pc_tcase("cli");
     tcase_add_test(tc, json_golden);
     tcase_add_test(tc, exit_codes);
+    tcase_add_test(tc, select_and_threads_options);
     tcase_add_test(tc, bad_dag_message);
     tcase_add_test(tc, dax_encoding_message);
     tcase_add_test(tc, gen_and_import);

@@ -191,7 +191,7 @@ static int op_solve(void *ctx)
     pets_dag *d = ctx;
     pets_solution s;
     int rc = pets_solution_alloc(&s, d->ntasks, NULL);
-    pets_options o = {PETS_INSERTION, -1, -1};
+    pets_options o = {PETS_INSERTION, -1, -1, 0, PETS_SELECT_GAPS};
     pets_times t;
     if (!rc)
         rc = pets_impl_find("serial")->run(d, &o, &s, &t, NULL);

@@ -36,16 +36,21 @@ static void finish_task(int v, int level, int P, long acc, long dtc, long rpt, _
 /* One work-item per task of the frontier (all of whose predecessors are
  * done): level, ACC*P, DTC, RPT (largest predecessor rank, unrounded),
  * then each successor's counter is decremented once; the work-item that
- * brings it to zero appends the successor to the next frontier. */
+ * brings it to zero appends the successor to the next frontier. The two
+ * counts alternate by level (counts[(level + 1) & 1] is this level's next
+ * frontier size); work-item 0 clears the other one, which the host has
+ * read already, for the next level: no write from the host per level. */
 __kernel void compute_metrics(const int nf, const int level, const int P,
                               __global const int *frontier, __global int *next,
-                              __global int *next_count, __global const int *pred_off,
+                              __global int *counts, __global const int *pred_off,
                               __global const int *pred, __global const int *succ_off,
                               __global const int *succ, __global const long *succ_comm,
                               __global const long *cost, __global int *left, __global int *lev,
                               __global long *rs, __global long *rank, __global long *sumcost)
 {
     int k = get_global_id(0);
+    if (k == 0)
+        counts[level & 1] = 0;
     if (k >= nf)
         return;
     int v = frontier[k];
@@ -58,7 +63,7 @@ __kernel void compute_metrics(const int nf, const int level, const int P,
         dtc += succ_comm[e];
         int s = succ[e];
         if (atomic_dec(&left[s]) == 1)
-            next[atomic_inc(next_count)] = s;
+            next[atomic_inc(&counts[(level + 1) & 1])] = s;
     }
     finish_task(v, level, P, acc, dtc, rpt, lev, rs, rank, sumcost);
 }
@@ -74,7 +79,7 @@ static long lane_rank(int u, __global const long *rs)
  * skipped, so rows shorter than 8 and the padding itself are harmless. */
 __kernel void compute_metrics_vec8(const int nf, const int level, const int P,
                                    __global const int *frontier, __global int *next,
-                                   __global int *next_count, const int wp, const int ws,
+                                   __global int *counts, const int wp, const int ws,
                                    __global const int *indeg, __global const int *outdeg,
                                    __global const int *pred_mat, __global const int *succ_mat,
                                    __global const long *succ_wmat, __global const long *cost,
@@ -82,6 +87,8 @@ __kernel void compute_metrics_vec8(const int nf, const int level, const int P,
                                    __global long *rank, __global long *sumcost)
 {
     int k = get_global_id(0);
+    if (k == 0)
+        counts[level & 1] = 0;
     if (k >= nf)
         return;
     int v = frontier[k];
@@ -110,7 +117,7 @@ __kernel void compute_metrics_vec8(const int nf, const int level, const int P,
         for (int l = 0; l < 8; l++) {
             int t = lanes[l];
             if (t >= 0 && atomic_dec(&left[t]) == 1)
-                next[atomic_inc(next_count)] = t;
+                next[atomic_inc(&counts[(level + 1) & 1])] = t;
         }
     }
     long4 w4 = w8.lo + w8.hi;

@@ -1,0 +1,137 @@
+/* pets_omp.c - the `omp` implementation: the host phases with OpenMP, one
+ * code body for 1 and T threads (a parallel region opens only when there
+ * are several threads and enough tasks).
+ *
+ * Levels and ranks go frontier by frontier (Kahn's algorithm by levels):
+ * the tasks of one frontier are exactly the tasks of one level, and they
+ * read only tasks of earlier frontiers, so a frontier is one parallel loop.
+ * The queue of frontiers is therefore already ordered by level, and the
+ * priority sort only orders each level's segment, the segments in
+ * parallel. Selection computes the ready times of a level together
+ * (pets_select_run with the same threads). */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "pc_alloc.h"
+#include "pc_time.h"
+#include "pets_priv.h"
+
+/* Below this many tasks a loop runs on the calling thread alone. */
+#define PETS_OMP_PAR_MIN 256
+
+/* Levels, ranks and ACC of the frontier queue[head..end), appending the
+ * tasks that become ready to queue at *tail. */
+static void omp_frontier(const pets_dag *dag, int32_t level, const int32_t *queue, int32_t head,
+                         int32_t end, int32_t *queue_out, int32_t *tail, int32_t *left,
+                         int64_t *sumcost, pets_solution *s, int threads)
+{
+    int32_t P = dag->nprocs, nf = end - head;
+    (void)threads; /* unused when built without OpenMP */
+#pragma omp parallel for num_threads(threads) if (threads > 1 && nf >= PETS_OMP_PAR_MIN) schedule(dynamic, 64)
+    for (int32_t i = head; i < end; i++) {
+        int32_t v = queue[i];
+        int64_t rpt = 0, acc = 0, dtc = 0;
+        for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
+            if (s->rank_scaled[dag->pred[e]] > rpt)
+                rpt = s->rank_scaled[dag->pred[e]];
+        for (int32_t p = 0; p < P; p++)
+            acc += dag->cost[(int64_t)v * P + p];
+        for (int32_t e = dag->succ_off[v]; e < dag->succ_off[v + 1]; e++) {
+            int32_t w = dag->succ[e], rem, at;
+            dtc += dag->succ_comm[e];
+#pragma omp atomic capture
+            rem = --left[w];
+            if (rem == 0) {
+#pragma omp atomic capture
+                at = (*tail)++;
+                queue_out[at] = w;
+            }
+        }
+        sumcost[v] = acc;
+        s->level[v] = level;
+        s->rank_scaled[v] = acc + (int64_t)P * dtc + rpt;
+        s->rank[v] = pets_round_rank(s->rank_scaled[v], P);
+    }
+}
+
+/* Sorts each level's segment queue[loff[L]..loff[L+1]) in priority order. */
+static void omp_sort_levels(int32_t *queue, const int32_t *loff, int32_t nlev,
+                            const pets_prio_keys *keys, int threads)
+{
+    (void)threads;
+#pragma omp parallel for num_threads(threads) if (threads > 1 && nlev > 1) schedule(dynamic, 1)
+    for (int32_t L = 0; L < nlev; L++)
+        qsort_r(queue + loff[L], (size_t)(loff[L + 1] - loff[L]), sizeof *queue,
+                pets_prio_qsort_cmp, (void *)keys);
+}
+
+/* The thread count a run uses: o->threads, or the OpenMP default for 0. */
+static int omp_threads(const pets_options *o)
+{
+    if (o->threads > 0)
+        return o->threads;
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
+                 pc_error *err)
+{
+    int32_t n = dag->ntasks;
+    int threads = omp_threads(o);
+    memset(t, 0, sizeof *t);
+    int32_t *left = pc_malloc_array((size_t)n, sizeof *left);
+    int32_t *queue = pc_malloc_array((size_t)n, sizeof *queue);
+    int32_t *loff = pc_malloc_array((size_t)n + 1, sizeof *loff);
+    int64_t *sumcost = pc_malloc_array((size_t)n, sizeof *sumcost);
+    int rc = PC_OK;
+    if (!left || !queue || !loff || !sumcost) {
+        rc = pc_error_nomem(err, "running omp PETS");
+        goto out;
+    }
+    double t0 = pc_time_now();
+#pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_OMP_PAR_MIN) schedule(static)
+    for (int32_t v = 0; v < n; v++)
+        left[v] = dag->pred_off[v + 1] - dag->pred_off[v];
+    int32_t tail = 0;
+    for (int32_t v = 0; v < n; v++)
+        if (!left[v])
+            queue[tail++] = v;
+    double t1 = pc_time_now();
+    int32_t nlev = 0;
+    loff[0] = 0;
+    for (int32_t head = 0; head < tail; nlev++) {
+        int32_t end = tail;
+        omp_frontier(dag, nlev, queue, head, end, queue, &tail, left, sumcost, s, threads);
+        loff[nlev + 1] = end;
+        head = end;
+    }
+    double t2 = pc_time_now();
+    if (tail != n) {
+        rc = pc_error_set(err, PC_EINVAL, NULL, 0, "task graph has a cycle");
+        goto out;
+    }
+    pets_prio_keys keys = {s->level, s->rank, sumcost};
+    omp_sort_levels(queue, loff, nlev, &keys, threads);
+    memcpy(s->order, queue, (size_t)n * sizeof *queue);
+    double t3 = pc_time_now();
+    rc = pets_select_run(dag, o, threads, s, err);
+    double t4 = pc_time_now();
+    t->entry = t1 - t0;
+    t->metrics = t2 - t1;
+    t->sort = t3 - t2;
+    t->select = t4 - t3;
+    t->total = t4 - t0;
+out:
+    pc_free(left);
+    pc_free(queue);
+    pc_free(loff);
+    pc_free(sumcost);
+    return rc;
+}

@@ -1,0 +1,264 @@
+/* test_select.c - processor selection: the idle-gap index against a
+ * brute-force earliest fit on random bookings; `omp` at 1, 2 and 4 threads
+ * and `--select linear` equal to the oracle on irregular graphs (one long
+ * chain, one wide level past the selection batch, many ties and zero
+ * costs). */
+#include <stdlib.h>
+
+#include "pc_alloc.h"
+#include "pc_rng.h"
+#include "pets_gaps.h"
+#include "pets_tutil.h"
+
+typedef struct ref_slot {
+    int64_t s, f;
+} ref_slot;
+
+/* The earliest t >= r such that no slot has f > t and s < t + w, by trying
+ * r and every finish after it (the least such t is one of them). */
+static int64_t ref_fit(const ref_slot *v, int n, int64_t r, int64_t w)
+{
+    int64_t best = INT64_MAX;
+    for (int c = -1; c < n; c++) {
+        int64_t t = c < 0 ? r : v[c].f;
+        if (t < r || t >= best)
+            continue;
+        int ok = 1;
+        for (int j = 0; j < n && ok; j++)
+            ok = v[j].f <= t || v[j].s >= t + w;
+        if (ok)
+            best = t;
+    }
+    return best;
+}
+
+/* Books random tasks (zero lengths included, ready times all over the
+ * busy range so that blocks split in the middle) and compares every fit. */
+static void gaps_random_run(uint64_t seed, int nops, int64_t maxw)
+{
+    pc_rng r;
+    pc_rng_seed(&r, seed);
+    pets_gaps g;
+    pets_gaps_init(&g);
+    ref_slot *v = malloc((size_t)nops * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    int64_t horizon = 1;
+    for (int i = 0; i < nops; i++) {
+        int64_t w = pc_rng_below(&r, 8) == 0 ? 0 : (int64_t)pc_rng_range(&r, 1, (uint64_t)maxw);
+        int64_t ready = (int64_t)pc_rng_below(&r, (uint64_t)horizon + 1);
+        pets_gap_pos pos;
+        int64_t t = pets_gaps_fit(&g, ready, w, &pos);
+        int64_t want = ref_fit(v, i, ready, w);
+        ck_assert_msg(t == want, "seed %llu op %d: ready %lld w %lld: fit %lld, brute force %lld",
+                      (unsigned long long)seed, i, (long long)ready, (long long)w, (long long)t,
+                      (long long)want);
+        ck_assert_int_eq(pets_gaps_book(&g, pos, t, t + w), 0);
+        v[i] = (ref_slot){t, t + w};
+        if (t + w + maxw > horizon)
+            horizon = t + w + maxw;
+    }
+    ck_assert_int_eq(g.nslots, nops);
+    /* the slots in block order are sorted and their gaps are consistent */
+    int64_t prev_s = -1, prev_f = 0;
+    for (int32_t d = 0; d < g.ndir; d++) {
+        const pets_gap_block *b = &g.pool[g.dir[d]];
+        for (int32_t j = 0; j < b->n; j++) {
+            ck_assert_int_ge(b->s[j], prev_s);
+            ck_assert_int_ge(b->s[j], prev_f);
+            ck_assert_int_eq(b->gap[j], b->s[j] - prev_f);
+            prev_s = b->s[j];
+            prev_f = b->f[j];
+        }
+        ck_assert_int_eq(g.dir_last[d], prev_f);
+    }
+    free(v);
+    pets_gaps_free(&g);
+}
+
+START_TEST(gap_index_equals_brute_force)
+{
+    gaps_random_run(1, 2000, 50);
+    gaps_random_run(2, 2000, 3);
+    gaps_random_run(3, 1500, 400);
+}
+END_TEST
+
+START_TEST(gap_index_alloc_failures)
+{
+    /* every allocation failure leaves the index as it was */
+    for (long fail = 1; fail < 40; fail++) {
+        pets_gaps g;
+        pets_gaps_init(&g);
+        int failed = 0;
+        for (int i = 0; i < 200; i++) {
+            pets_gap_pos pos;
+            int64_t t = pets_gaps_fit(&g, (i * 37) % 500, 3, &pos);
+            int64_t before = g.nslots;
+            pc_alloc_fail_at(fail);
+            int rc = pets_gaps_book(&g, pos, t, t + 3);
+            pc_alloc_fail_at(0);
+            if (rc) {
+                ck_assert_int_eq(rc, PC_ENOMEM);
+                ck_assert_int_eq(g.nslots, before);
+                failed = 1;
+                break;
+            }
+        }
+        pets_gaps_free(&g);
+        ck_assert_int_eq(pc_alloc_live(), 0);
+        if (!failed)
+            break;
+    }
+}
+END_TEST
+
+/* Runs serial and omp (1, 2, 4 threads) with both slot searches against
+ * the oracle under both policies. */
+static void check_select_variants(const pets_dag *d, const char *what)
+{
+    static const int threads[] = {1, 2, 4};
+    const pets_impl *serial = pets_impl_find("serial"), *omp = pets_impl_find("omp");
+    ck_assert_ptr_nonnull(omp);
+    for (int policy = 0; policy < 2; policy++) {
+        pets_solution ref;
+        tu_oracle(d, policy, &ref);
+        for (int sel = 0; sel < 2; sel++) {
+            pets_options o = {policy, -1, -1, 1, sel};
+            char w[200];
+            snprintf(w, sizeof w, "%s, policy %d, select %s", what, policy, sel ? "linear" : "gaps");
+            ck_assert_int_eq(tu_check_impl_opts(serial, d, &o, &ref, w), 1);
+            for (int i = 0; i < 3; i++) {
+                o.threads = threads[i];
+                snprintf(w, sizeof w, "%s, policy %d, select %s, %d threads", what, policy,
+                         sel ? "linear" : "gaps", threads[i]);
+                ck_assert_int_eq(tu_check_impl_opts(omp, d, &o, &ref, w), 1);
+            }
+        }
+        pets_solution_free(&ref);
+    }
+}
+
+/* Builds a graph from n x P costs and edges, failing the test on error. */
+static void build(pets_dag *d, int32_t n, int32_t P, const int64_t *cost, pets_edge *e,
+                  int64_t m)
+{
+    pc_error err;
+    pc_error_clear(&err);
+    ck_assert_msg(pets_dag_build(d, n, P, cost, e, m, NULL, &err) == 0, "%s", err.msg);
+}
+
+START_TEST(omp_chain)
+{
+    int32_t n = 3000, P = 4;
+    pc_rng r;
+    pc_rng_seed(&r, 5);
+    int64_t *cost = malloc((size_t)n * P * sizeof *cost);
+    pets_edge *e = malloc((size_t)n * sizeof *e);
+    ck_assert(cost && e);
+    for (int64_t i = 0; i < (int64_t)n * P; i++)
+        cost[i] = (int64_t)pc_rng_range(&r, 1, 40);
+    for (int32_t i = 0; i + 1 < n; i++)
+        e[i] = (pets_edge){i, i + 1, (int64_t)pc_rng_below(&r, 30), 0};
+    pets_dag d;
+    build(&d, n, P, cost, e, n - 1);
+    check_select_variants(&d, "chain");
+    pets_dag_free(&d);
+    free(cost);
+    free(e);
+}
+END_TEST
+
+START_TEST(omp_wide_level)
+{
+    /* a source, one level wider than a selection batch, a sink */
+    int32_t mid = 9000, n = mid + 2, P = 3;
+    pc_rng r;
+    pc_rng_seed(&r, 6);
+    int64_t *cost = malloc((size_t)n * P * sizeof *cost);
+    pets_edge *e = malloc((size_t)2 * mid * sizeof *e);
+    ck_assert(cost && e);
+    for (int64_t i = 0; i < (int64_t)n * P; i++)
+        cost[i] = (int64_t)pc_rng_range(&r, 1, 20);
+    for (int32_t i = 0; i < mid; i++) {
+        e[2 * i] = (pets_edge){0, i + 1, (int64_t)pc_rng_below(&r, 10), 0};
+        e[2 * i + 1] = (pets_edge){i + 1, n - 1, (int64_t)pc_rng_below(&r, 10), 0};
+    }
+    pets_dag d;
+    build(&d, n, P, cost, e, 2 * (int64_t)mid);
+    check_select_variants(&d, "wide level");
+    pets_dag_free(&d);
+    free(cost);
+    free(e);
+}
+END_TEST
+
+START_TEST(omp_many_ties)
+{
+    /* equal costs everywhere (some zero), equal communication: ranks, ACC
+     * and finish times tie, so every tie rule decides */
+    for (int variant = 0; variant < 3; variant++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = 2500;
+        gp.procs = 5;
+        gp.seed = 40 + (uint64_t)variant;
+        pets_dag g, d;
+        pc_error err;
+        ck_assert_msg(pets_gen_dag(&gp, &g, &err) == 0, "%s", err.msg);
+        int64_t cells = (int64_t)g.ntasks * g.nprocs;
+        int64_t *cost = malloc((size_t)cells * sizeof *cost);
+        pets_edge *e = malloc(((size_t)g.nedges + 1) * sizeof *e);
+        ck_assert(cost && e);
+        for (int64_t i = 0; i < cells; i++)
+            cost[i] = variant == 2 && (i / g.nprocs) % 7 == 0 ? 0 : 10;
+        for (int32_t k = 0; k < g.nedges; k++)
+            e[k] = (pets_edge){g.edge_from[k], g.edge_to[k], variant == 0 ? 0 : 5, 0};
+        build(&d, g.ntasks, g.nprocs, cost, e, g.nedges);
+        char what[64];
+        snprintf(what, sizeof what, "ties variant %d", variant);
+        check_select_variants(&d, what);
+        pets_dag_free(&d);
+        pets_dag_free(&g);
+        free(cost);
+        free(e);
+    }
+}
+END_TEST
+
+START_TEST(omp_random_graphs)
+{
+    pc_rng r;
+    pc_rng_seed(&r, 77);
+    for (int i = 0; i < 12; i++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = (int32_t)pc_rng_range(&r, 1, 3000);
+        gp.out_degree = (double)pc_rng_range(&r, 1, 5);
+        gp.procs = (int32_t)pc_rng_range(&r, 1, 12);
+        gp.seed = pc_rng_u64(&r);
+        pets_dag d;
+        pc_error err;
+        ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+        char what[64];
+        snprintf(what, sizeof what, "random v=%d P=%d", gp.tasks, gp.procs);
+        check_select_variants(&d, what);
+        pets_dag_free(&d);
+    }
+}
+END_TEST
+
+static Suite *suite_select(void)
+{
+    Suite *s = suite_create("pets_select");
+    TCase *tc = pc_tcase("select");
+    tcase_add_test(tc, gap_index_equals_brute_force);
+    tcase_add_test(tc, gap_index_alloc_failures);
+    tcase_add_test(tc, omp_chain);
+    tcase_add_test(tc, omp_wide_level);
+    tcase_add_test(tc, omp_many_ties);
+    tcase_add_test(tc, omp_random_graphs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return pc_test_run(suite_select()); }
