@@ -1,6 +1,6 @@
 /* pets_oracle.c - the PETS reference: levels and ranks pushed along
  * Kahn's order, a merge sort for the priority order, and EFT processor
- * selection over every processor's idle gaps (pets_gaps.c).
+ * selection over every processor's idle gaps (pets_oracle_gaps.c).
  * Exact integers throughout: S(v) = P * (ACC + DTC + RPT).
  *
  * Layout, for speed at 2^19 tasks and more (the rules do not depend on
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pc_alloc.h"
-#include "pets_gaps.h"
+#include "pets_oracle_gaps.h"
 #include "pets_oracle.h"
 
 /* Hints that only change speed: at 2^19 tasks nearly every access to a
@@ -191,14 +191,14 @@ static int select_procs(const pets_dag *dag, const pets_oracle_prep *pr, int pol
     int32_t n = dag->ntasks, P = dag->nprocs;
     oplace *place = pc_malloc_array((size_t)n, sizeof *place);
     int64_t *rdy = pc_malloc_array((size_t)P, sizeof *rdy);
-    pets_gaps *gaps = pc_calloc((size_t)P, sizeof *gaps);
+    pets_ogaps *gaps = pc_calloc((size_t)P, sizeof *gaps);
     int rc = PC_OK;
     if (!place || !rdy || !gaps) {
         rc = pc_error_nomem(err, "PETS oracle");
         goto out;
     }
     for (int32_t p = 0; p < P && !rc; p++)
-        rc = pets_gaps_init(&gaps[p], err);
+        rc = pets_ogaps_init(&gaps[p], err);
     out->makespan = 0;
     for (int32_t k = 0; k < n && !rc; k++) {
         int32_t v = pr->order[k];
@@ -225,15 +225,15 @@ static int select_procs(const pets_dag *dag, const pets_oracle_prep *pr, int pol
         int32_t best_p = -1;
         for (int32_t p = 0; p < P; p++) {
             int64_t w = dag->cost[(size_t)v * P + p];
-            int64_t st = policy == PETS_INSERTION ? pets_gaps_earliest(&gaps[p], rdy[p], w)
-                                                  : pets_gaps_after_last(&gaps[p], rdy[p]);
+            int64_t st = policy == PETS_INSERTION ? pets_ogaps_earliest(&gaps[p], rdy[p], w)
+                                                  : pets_ogaps_after_last(&gaps[p], rdy[p]);
             if (best_p < 0 || st + w < best_f) {
                 best_p = p;
                 best_s = st;
                 best_f = st + w;
             }
         }
-        rc = pets_gaps_book(&gaps[best_p], best_s, best_f, err);
+        rc = pets_ogaps_book(&gaps[best_p], best_s, best_f, err);
         place[k] = (oplace){best_f, best_p};
         out->proc[v] = best_p;
         out->start[v] = best_s;
@@ -244,7 +244,7 @@ static int select_procs(const pets_dag *dag, const pets_oracle_prep *pr, int pol
 out:
     if (gaps)
         for (int32_t p = 0; p < P; p++)
-            pets_gaps_free(&gaps[p]);
+            pets_ogaps_free(&gaps[p]);
     pc_free(gaps);
     pc_free(rdy);
     pc_free(place);

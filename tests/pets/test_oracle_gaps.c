@@ -6,7 +6,7 @@
 
 #include "pc_alloc.h"
 #include "pc_rng.h"
-#include "pets/pets_gaps.h"
+#include "pets/pets_oracle_gaps.h"
 #include "pets_tutil.h"
 
 typedef struct span {
@@ -35,9 +35,9 @@ START_TEST(gaps_equal_naive_scan)
 {
     pc_rng r;
     pc_rng_seed(&r, 100 + (uint64_t)_i);
-    pets_gaps q;
+    pets_ogaps q;
     pc_error err;
-    ck_assert_int_eq(pets_gaps_init(&q, &err), 0);
+    ck_assert_int_eq(pets_ogaps_init(&q, &err), 0);
     int cap = 3000, n = 0;
     span *b = malloc((size_t)cap * sizeof *b);
     ck_assert_ptr_nonnull(b);
@@ -45,10 +45,10 @@ START_TEST(gaps_equal_naive_scan)
     for (int k = 0; k < cap; k++) {
         int64_t w = (int64_t)(pc_rng_below(&r, 5));
         int64_t ready = (int64_t)(pc_rng_below(&r, (uint64_t)(horizon + 5)));
-        int64_t want = naive_earliest(b, n, ready, w), got = pets_gaps_earliest(&q, ready, w);
+        int64_t want = naive_earliest(b, n, ready, w), got = pets_ogaps_earliest(&q, ready, w);
         ck_assert_msg(got == want, "booking %d: ready %lld w %lld: index %lld, scan %lld", k,
                       (long long)ready, (long long)w, (long long)got, (long long)want);
-        ck_assert_int_eq(pets_gaps_book(&q, got, got + w, &err), 0);
+        ck_assert_int_eq(pets_ogaps_book(&q, got, got + w, &err), 0);
         int at = n; /* keep the spans sorted by start, then finish */
         while (at > 0 && (b[at - 1].s > got || (b[at - 1].s == got && b[at - 1].f > got + w)))
             at--;
@@ -59,11 +59,11 @@ START_TEST(gaps_equal_naive_scan)
             horizon = got + w;
         if (got + w > latest)
             latest = got + w;
-        ck_assert_int_eq(pets_gaps_after_last(&q, 0), latest);
-        ck_assert_int_eq(pets_gaps_after_last(&q, latest + 3), latest + 3);
+        ck_assert_int_eq(pets_ogaps_after_last(&q, 0), latest);
+        ck_assert_int_eq(pets_ogaps_after_last(&q, latest + 3), latest + 3);
     }
     ck_assert_int_gt(q.nblk, 20);
-    pets_gaps_free(&q);
+    pets_ogaps_free(&q);
     free(b);
 }
 END_TEST
@@ -120,7 +120,9 @@ START_TEST(zero_costs_oracle_equals_select)
             ck_assert_int_eq(pets_solution_alloc(&b, n, &err), 0);
             ck_assert_msg(pets_oracle_solve(&d, policy, &a, &err) == 0, "%s", err.msg);
             memcpy(b.order, a.order, (size_t)n * sizeof *b.order);
-            ck_assert_msg(pets_select(&d, policy, &b, &err) == 0, "%s", err.msg);
+            pets_options o = {.policy = policy, .cl_platform = -1, .cl_device = -1, .threads = 1,
+                              .select = PETS_SELECT_GAPS};
+            ck_assert_msg(pets_select_run(&d, &o, 1, &b, &err) == 0, "%s", err.msg);
             for (int v = 0; v < n; v++)
                 ck_assert_msg(a.proc[v] == b.proc[v] && a.start[v] == b.start[v] && a.finish[v] == b.finish[v],
                               "graph %d, policy %d, task %d: oracle P%d [%lld, %lld), select P%d [%lld, %lld)",

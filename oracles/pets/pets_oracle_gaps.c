@@ -1,4 +1,4 @@
-/* pets_gaps.c - a processor's idle gaps in blocks (see pets_gaps.h).
+/* pets_oracle_gaps.c - a processor's idle gaps in blocks (see pets_oracle_gaps.h).
  *
  * Why the search is right: gaps are disjoint and in time order, so their
  * ends never decrease. A task fits gap [a, b) when max(a, ready) + w <= b,
@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "pc_alloc.h"
-#include "pets_gaps.h"
+#include "pets_oracle_gaps.h"
 
 /* The longest gap of block i and the end of its last gap, recomputed. */
-static void block_sum(pets_gaps *q, int32_t i)
+static void block_sum(pets_ogaps *q, int32_t i)
 {
-    const pets_gap_block *k = q->blk[i];
+    const pets_ogap_block *k = q->blk[i];
     int64_t longest = 0;
     for (int32_t j = 0; j < k->n; j++)
         if (k->g[j].b - k->g[j].a > longest)
@@ -25,12 +25,12 @@ static void block_sum(pets_gaps *q, int32_t i)
 }
 
 /* Room for one more block in the summaries. */
-static int blocks_grow(pets_gaps *q)
+static int blocks_grow(pets_ogaps *q)
 {
     if (q->nblk < q->cap)
         return PC_OK;
     int32_t cap = q->cap ? q->cap * 2 : 4;
-    pets_gap_block **blk = pc_realloc(q->blk, (size_t)cap * sizeof *blk);
+    pets_ogap_block **blk = pc_realloc(q->blk, (size_t)cap * sizeof *blk);
     if (!blk)
         return PC_ENOMEM;
     q->blk = blk;
@@ -46,24 +46,24 @@ static int blocks_grow(pets_gaps *q)
     return PC_OK;
 }
 
-int pets_gaps_init(pets_gaps *q, pc_error *err)
+int pets_ogaps_init(pets_ogaps *q, pc_error *err)
 {
     memset(q, 0, sizeof *q);
-    pets_gap_block *k = pc_malloc(sizeof *k);
+    pets_ogap_block *k = pc_malloc(sizeof *k);
     if (!k || blocks_grow(q)) {
         pc_free(k);
-        pets_gaps_free(q);
+        pets_ogaps_free(q);
         return pc_error_nomem(err, "PETS oracle");
     }
     k->n = 1;
-    k->g[0] = (pets_gap){0, INT64_MAX};
+    k->g[0] = (pets_ogap){0, INT64_MAX};
     q->blk[0] = k;
     q->nblk = 1;
     block_sum(q, 0);
     return PC_OK;
 }
 
-void pets_gaps_free(pets_gaps *q)
+void pets_ogaps_free(pets_ogaps *q)
 {
     for (int32_t i = 0; i < q->nblk; i++)
         pc_free(q->blk[i]);
@@ -73,7 +73,7 @@ void pets_gaps_free(pets_gaps *q)
     memset(q, 0, sizeof *q);
 }
 
-int64_t pets_gaps_earliest(pets_gaps *q, int64_t ready, int64_t w)
+int64_t pets_ogaps_earliest(pets_ogaps *q, int64_t ready, int64_t w)
 {
     int32_t lo = 0, hi = q->nblk - 1; /* the last block ends at INT64_MAX */
     while (lo < hi) {
@@ -86,7 +86,7 @@ int64_t pets_gaps_earliest(pets_gaps *q, int64_t ready, int64_t w)
     for (int32_t i = lo; i < q->nblk; i++) {
         if (q->longest[i] < w)
             continue;
-        const pets_gap_block *k = q->blk[i];
+        const pets_ogap_block *k = q->blk[i];
         int32_t j = 0, top = k->n - 1; /* skip the gaps ending before ready + w, by halving */
         while (j < top) {
             int32_t mid = j + (top - j) / 2;
@@ -107,7 +107,7 @@ int64_t pets_gaps_earliest(pets_gaps *q, int64_t ready, int64_t w)
     return -1; /* not reached: the last gap holds any task */
 }
 
-int64_t pets_gaps_after_last(pets_gaps *q, int64_t ready)
+int64_t pets_ogaps_after_last(pets_ogaps *q, int64_t ready)
 {
     q->hit_blk = q->nblk - 1;
     q->hit_idx = q->blk[q->hit_blk]->n - 1;
@@ -115,14 +115,14 @@ int64_t pets_gaps_after_last(pets_gaps *q, int64_t ready)
 }
 
 /* Splits full block i in two halves, the upper half into a new block i+1. */
-static int block_split(pets_gaps *q, int32_t i)
+static int block_split(pets_ogaps *q, int32_t i)
 {
-    pets_gap_block *k = pc_malloc(sizeof *k);
+    pets_ogap_block *k = pc_malloc(sizeof *k);
     if (!k || blocks_grow(q)) {
         pc_free(k);
         return PC_ENOMEM;
     }
-    pets_gap_block *old = q->blk[i];
+    pets_ogap_block *old = q->blk[i];
     int32_t h = old->n / 2;
     k->n = old->n - h;
     memcpy(k->g, old->g + h, (size_t)k->n * sizeof *k->g);
@@ -138,10 +138,10 @@ static int block_split(pets_gaps *q, int32_t i)
     return PC_OK;
 }
 
-int pets_gaps_book(pets_gaps *q, int64_t s, int64_t f, pc_error *err)
+int pets_ogaps_book(pets_ogaps *q, int64_t s, int64_t f, pc_error *err)
 {
     int32_t i = q->hit_blk, j = q->hit_idx;
-    if (q->blk[i]->n == PETS_GAPS_BLOCK) {
+    if (q->blk[i]->n == PETS_OGAPS_BLOCK) {
         if (block_split(q, i))
             return pc_error_nomem(err, "PETS oracle");
         if (j >= q->blk[i]->n) {
@@ -149,11 +149,11 @@ int pets_gaps_book(pets_gaps *q, int64_t s, int64_t f, pc_error *err)
             i++;
         }
     }
-    pets_gap_block *k = q->blk[i];
-    pets_gap g = k->g[j];
+    pets_ogap_block *k = q->blk[i];
+    pets_ogap g = k->g[j];
     memmove(k->g + j + 2, k->g + j + 1, (size_t)(k->n - j - 1) * sizeof *k->g);
-    k->g[j] = (pets_gap){g.a, s};
-    k->g[j + 1] = (pets_gap){f, g.b};
+    k->g[j] = (pets_ogap){g.a, s};
+    k->g[j + 1] = (pets_ogap){f, g.b};
     k->n++;
     block_sum(q, i);
     if (f > q->last_finish)
