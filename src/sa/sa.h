@@ -36,8 +36,9 @@ typedef struct sa_impl {
     int threaded;
 } sa_impl;
 
-/* The table, in ARCHITECTURE order: seq omp mpi mpi-omp cuda cuda-ms
- * divsufsort. *count receives its length. */
+/* The table, in ARCHITECTURE order: seq omp mpi mpi-omp cuda cuda-ms,
+ * then sais (the recommended CPU path) and divsufsort. *count receives its
+ * length. */
 const sa_impl *sa_impls(int *count);
 
 /* The entry named name, or NULL. */
@@ -64,6 +65,14 @@ int sa_build_seq(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
  * group larger than n/64 is sorted in parallel). Same output as every other
  * implementation. */
 int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+
+/* Induced sorting (SA-IS): linear work whatever the length of repeats,
+ * recursion on the reduced string of LMS substrings, 32-bit work arrays,
+ * types carried in the sign bit of SA entries. Work space beyond T and SA:
+ * two bucket arrays per level, at most 4n bytes (+ threads x 1 KB when
+ * the byte histogram is counted in parallel). threads > 1 (and n >=
+ * 65536) counts in parallel; same output as every other implementation. */
+int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,

@@ -1,0 +1,103 @@
+/* sa_sais.c - the `sais` implementation: suffix sorting by induced sorting
+ * (SA-IS, Nong, Zhang and Chan 2009), linear work whatever the repeats.
+ *
+ * One level: put the LMS suffixes at their bucket ends, induce the L-type
+ * suffixes left to right and the S-type ones right to left, which sorts
+ * the LMS substrings; name them, and when two are equal sort the reduced
+ * string of names recursively (its length is at most n/2); then place the
+ * LMS suffixes in their final order and induce once more. The passes are
+ * in sa_sais_level.h, written once for byte texts and for the int32
+ * reduced strings.
+ *
+ * All work arrays are 32-bit: n <= SA_MAX_N = 2^31 - 1 (sa_check_size
+ * refuses larger inputs before anything is built), and the flags of the
+ * passes use the sign bit, free because positions stay below 2^31 - 1.
+ *
+ * Memory beyond T (n) and SA (4n): the reduced string and its suffix array
+ * share SA; each level takes two bucket arrays of K int32 (K = its
+ * alphabet, at most n/4 entries at the first reduced level since names are
+ * at most m <= n/2 ... the bound below uses n/2), released across the
+ * recursion when large: at most 4n, so construction stays within 9n and
+ * the Kasai LCP afterwards (LCP 4n + inverse SA 4n) within 13n. Threads:
+ * the byte histogram is counted in parallel blocks; the induce passes are
+ * sequential (each step depends on the bucket heads of the steps before). */
+#include <string.h>
+
+#include <omp.h>
+
+#include "pc_alloc.h"
+#include "sa.h"
+
+/* Below this size the parallel region costs more than it saves. */
+#define SAIS_PAR_MIN 65536
+
+/* Bucket arrays larger than this many entries are freed while the level
+ * recurses (they would otherwise add up across levels). */
+#define SAIS_KEEP_MAX 65536
+
+/* B[c] = first slot of bucket c (C = sizes). */
+static void sais_bucket_starts(const int32_t *C, int32_t *B, int32_t K)
+{
+    int32_t sum = 0;
+    for (int32_t c = 0; c < K; c++) {
+        B[c] = sum;
+        sum += C[c];
+    }
+}
+
+/* B[c] = one past the last slot of bucket c (C = sizes). */
+static void sais_bucket_ends(const int32_t *C, int32_t *B, int32_t K)
+{
+    int32_t sum = 0;
+    for (int32_t c = 0; c < K; c++) {
+        sum += C[c];
+        B[c] = sum;
+    }
+}
+
+/* 1 when a level's bucket arrays are small enough to keep across its
+ * recursion. */
+static int sais_keep_buckets(int32_t K) { return K <= SAIS_KEEP_MAX; }
+
+/* Takes the two bucket arrays of a level (*C, 2K entries: sizes, then
+ * pointers) and, when the histogram is counted in parallel, one histogram
+ * per thread (*H, else NULL). Returns PC_OK or PC_ENOMEM with nothing
+ * held. */
+static int sais_buckets_alloc(int32_t n, int32_t K, int threads, int32_t **C, int32_t **H,
+                              pc_error *err)
+{
+    *C = pc_malloc_array(2 * (size_t)K, sizeof **C);
+    *H = NULL;
+    if (*C && threads > 1 && n >= SAIS_PAR_MIN && K <= 4096) {
+        *H = pc_malloc_array((size_t)threads * (size_t)K, sizeof **H);
+        if (!*H) {
+            pc_free(*C);
+            *C = NULL;
+        }
+    }
+    return *C ? PC_OK : pc_error_nomem(err, "SA-IS bucket arrays");
+}
+
+static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, int threads,
+                          pc_error *err);
+
+#define SAIS_CH uint8_t
+#define SAIS_FN(x) sais_##x##_u8
+#include "sa_sais_level.h"
+#undef SAIS_CH
+#undef SAIS_FN
+
+#define SAIS_CH int32_t
+#define SAIS_FN(x) sais_##x##_i32
+#include "sa_sais_level.h"
+#undef SAIS_CH
+#undef SAIS_FN
+
+int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err)
+{
+    if (n <= 0)
+        return PC_OK;
+    if (threads < 1)
+        threads = 1;
+    return sais_level_u8(T, SA, n, 256, threads, err);
+}
