@@ -15,7 +15,7 @@ static void main_usage(FILE *f)
           "  parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] [--json FILE|-] [--out-sa F] [--out-lcp F]\n"
           "  parcheck pets GRAPH.dag [--impl LIST|all] [--reps R] [--insertion|--append] [--cl-platform P] [--cl-device D] [--out-schedule F.csv|F.json] [--json FILE|-]\n"
           "  parcheck gen matrix --rows M --cols N --nnz Z --shape uniform|banded|powerlaw|denserows --seed S -o F.mtx\n"
-          "  parcheck gen text --bytes B --kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F\n"
+          "  parcheck gen text --bytes B --kind random|text|periodic|fibonacci|thuemorse|zeros|repeat|longperiod|dna --seed S -o F [--block B]\n"
           "  parcheck gen dag --tasks V --out-degree B --alpha A --ccr C --eta E --procs P --seed S -o F.dag\n"
           "  parcheck dag import stg|wfcommons|dax FILE --procs P [--eta E] [--seed S] -o F.dag\n"
           "  parcheck gen x --rows N --k K --seed S [--x real|int] -o X.npy|X.mtx\n"

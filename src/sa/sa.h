@@ -110,7 +110,7 @@ int sa_read_text(const char *path, uint8_t **T, int32_t *n, pc_error *err);
 /* Text kinds of `parcheck gen text`. */
 enum sa_gen_kind {
     SA_GEN_RANDOM, SA_GEN_TEXT, SA_GEN_PERIODIC, SA_GEN_FIBONACCI,
-    SA_GEN_THUEMORSE, SA_GEN_ZEROS
+    SA_GEN_THUEMORSE, SA_GEN_ZEROS, SA_GEN_REPEAT, SA_GEN_LONGPERIOD, SA_GEN_DNA
 };
 
 /* Parses a kind name ("random"...); -1 when unknown. */
@@ -124,6 +124,16 @@ int sa_gen_kind_parse(const char *name);
 #define SA_GEN_ORDER 5
 int sa_gen_text(int kind, uint64_t seed, const uint8_t *train, size_t ntrain,
                 uint8_t *out, size_t n, pc_error *err);
+
+/* sa_gen_text with a block size for the repetitive kinds (0: derived from
+ * n). Repeat: one block of uniform random bytes (block, default n/64 so
+ * the block comes 64 times) repeated to n bytes. Longperiod: a period of
+ * block letters of acgt (default drawn in [2^12, 2^16]) repeated. DNA:
+ * acgt where stretches of 256 bytes to 64 KB (block: the longest) are
+ * copies of earlier text with about 1% of the letters changed, between
+ * random stretches. Every kind is a function of (kind, seed, block, n). */
+int sa_gen_text_block(int kind, uint64_t seed, const uint8_t *train, size_t ntrain,
+                      size_t block, uint8_t *out, size_t n, pc_error *err);
 
 /* The built-in training paragraph (NUL-terminated). */
 const char *sa_gen_builtin_text(void);

@@ -83,15 +83,30 @@ static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, i
 
 #define SAIS_CH uint8_t
 #define SAIS_FN(x) sais_##x##_u8
+#define SAIS_BIG_K 0
 #include "sa_sais_level.h"
 #undef SAIS_CH
 #undef SAIS_FN
+#undef SAIS_BIG_K
 
 #define SAIS_CH int32_t
 #define SAIS_FN(x) sais_##x##_i32
+#define SAIS_BIG_K 1
 #include "sa_sais_level.h"
 #undef SAIS_CH
 #undef SAIS_FN
+#undef SAIS_BIG_K
+
+/* 1 when no byte of T is below the next one (every suffix L-type, as in
+ * a run of equal bytes): each suffix then prefixes or exceeds the ones
+ * after it, and the suffix array is n-1, ..., 0. */
+static int sais_nonincreasing(const uint8_t *T, int32_t n)
+{
+    int32_t i = 1;
+    while (i < n && T[i - 1] >= T[i])
+        i++;
+    return i >= n;
+}
 
 int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err)
 {
@@ -99,5 +114,10 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
         return PC_OK;
     if (threads < 1)
         threads = 1;
+    if (sais_nonincreasing(T, n)) {
+        for (int32_t i = 0; i < n; i++)
+            SA[i] = n - 1 - i;
+        return PC_OK;
+    }
     return sais_level_u8(T, SA, n, 256, threads, err);
 }

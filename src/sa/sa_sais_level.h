@@ -13,8 +13,10 @@
  * an entry is written, from the two symbols before it, which sit in the
  * cache line just loaded for the bucket. */
 
-/* Prefetch distance of the induce passes, in entries: the text symbol of
- * the entry PF ahead is touched so that it is cached when its turn comes. */
+/* Prefetch distance of the passes, in entries: the text symbol of the
+ * entry 2 PF ahead is touched so that it is cached when its turn comes;
+ * with a large alphabet (SAIS_BIG_K, the reduced strings) the bucket
+ * pointer of the entry PF ahead too, its symbol being cached by then. */
 #ifndef SAIS_PF
 #define SAIS_PF 32
 #endif
@@ -80,9 +82,14 @@ static void SAIS_FN(induce_l)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t 
     int32_t j = n - 1;
     SA[B[T[j]]++] = j > 0 && T[j - 1] < T[j] ? ~j : j;
     for (int32_t i = 0; i < n; i++) {
-        int32_t f = i < n - SAIS_PF ? SA[i + SAIS_PF] : 0;
+        int32_t f = i < n - 2 * SAIS_PF ? SA[i + 2 * SAIS_PF] : 0;
         if (f > 0)
             __builtin_prefetch(&T[f - 1]);
+        if (SAIS_BIG_K) {
+            int32_t g = i < n - SAIS_PF ? SA[i + SAIS_PF] : 0;
+            if (g > 0)
+                __builtin_prefetch(&B[T[g - 1]], 1);
+        }
         int32_t s = SA[i];
         if (s > 0) {
             j = s - 1;
@@ -100,9 +107,14 @@ static void SAIS_FN(induce_l)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t 
 static void SAIS_FN(induce_s)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B, int unflag)
 {
     for (int32_t i = n - 1; i >= 0; i--) {
-        int32_t f = i >= SAIS_PF ? SA[i - SAIS_PF] : 0;
+        int32_t f = i >= 2 * SAIS_PF ? SA[i - 2 * SAIS_PF] : 0;
         if (f < 0)
             __builtin_prefetch(&T[~f - 1]);
+        if (SAIS_BIG_K) {
+            int32_t g = i >= SAIS_PF ? SA[i - SAIS_PF] : 0;
+            if (g < 0)
+                __builtin_prefetch(&B[T[~g - 1]], 1);
+        }
         int32_t s = SA[i];
         if (s < 0) {
             s = ~s;
@@ -145,6 +157,11 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
     SAIS_FOR_LMS_R2L(T, n, p, { W[p / 2] = next - p + 1; next = p; });
     int32_t names = 0, prev = -1, prev_len = 0;
     for (int32_t i = 0; i < m; i++) {
+        if (i < m - SAIS_PF) {
+            int32_t q = SA[i + SAIS_PF];
+            __builtin_prefetch(&W[q / 2], 1);
+            __builtin_prefetch(&T[q]);
+        }
         int32_t p = SA[i], len = W[p / 2];
         int same = len == prev_len && (int64_t)p + len <= n && (int64_t)prev + len <= n;
         for (int32_t k = 0; same && k < len; k++)
@@ -169,8 +186,11 @@ static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int
 {
     int32_t *L = SA + n - m, j = m;
     SAIS_FOR_LMS_R2L(T, n, p, { L[--j] = p; });
-    for (int32_t i = 0; i < m; i++)
+    for (int32_t i = 0; i < m; i++) {
+        if (i < m - SAIS_PF)
+            __builtin_prefetch(&L[SA[i + SAIS_PF]]);
         SA[i] = L[SA[i]];
+    }
 }
 
 /* Places the sorted LMS suffixes SA[0..m) at the ends of their buckets, in
@@ -182,6 +202,8 @@ static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, 
 {
     memset(SA + m, 0, sizeof *SA * (size_t)(n - m));
     for (int32_t i = m - 1; i >= 0; i--) {
+        if (i >= SAIS_PF)
+            __builtin_prefetch(&T[SA[i - SAIS_PF]]);
         int32_t p = SA[i];
         SA[i] = 0;
         SA[--B[T[p]]] = p;
@@ -210,38 +232,43 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, i
     SAIS_FN(count)(T, n, C, K, H, threads);
     sais_bucket_ends(C, B, K);
     memset(SA, 0, sizeof *SA * (size_t)n);
-    SAIS_FN(place_lms)(T, n, SA, B);
-    sais_bucket_starts(C, B, K);
-    SAIS_FN(induce_l)(T, SA, n, B);
-    sais_bucket_ends(C, B, K);
-    SAIS_FN(induce_s)(T, SA, n, B, 0);
-    int32_t m = SAIS_FN(collect_lms)(SA, C, B, K);
-    int32_t names = SAIS_FN(name_lms)(T, n, SA, m);
-    if (names < m) {
-        int keep = sais_keep_buckets(K);
-        if (!keep) {
-            pc_free(C);
-            pc_free(H);
-            C = H = NULL;
+    int32_t m = SAIS_FN(place_lms)(T, n, SA, B);
+    if (m > 1) {
+        sais_bucket_starts(C, B, K);
+        SAIS_FN(induce_l)(T, SA, n, B);
+        sais_bucket_ends(C, B, K);
+        SAIS_FN(induce_s)(T, SA, n, B, 0);
+        m = SAIS_FN(collect_lms)(SA, C, B, K);
+        int32_t names = SAIS_FN(name_lms)(T, n, SA, m);
+        if (names < m) {
+            int keep = sais_keep_buckets(K);
+            if (!keep) {
+                pc_free(C);
+                pc_free(H);
+                C = H = NULL;
+            }
+            rc = sais_level_i32(SA + n - m, SA, m, names, threads, err);
+            if (rc == PC_OK && !keep) {
+                rc = sais_buckets_alloc(n, K, threads, &C, &H, err);
+                if (rc == PC_OK)
+                    SAIS_FN(count)(T, n, C, K, H, threads);
+            }
+            if (rc != PC_OK) {
+                pc_free(C);
+                pc_free(H);
+                return rc;
+            }
+            B = C + K;
+        } else {
+            const int32_t *r = SA + n - m;
+            for (int32_t i = 0; i < m; i++)
+                SA[r[i]] = i;
         }
-        rc = sais_level_i32(SA + n - m, SA, m, names, threads, err);
-        if (rc == PC_OK && !keep) {
-            rc = sais_buckets_alloc(n, K, threads, &C, &H, err);
-            if (rc == PC_OK)
-                SAIS_FN(count)(T, n, C, K, H, threads);
-        }
-        if (rc != PC_OK) {
-            pc_free(C);
-            pc_free(H);
-            return rc;
-        }
-        B = C + K;
     } else {
-        const int32_t *r = SA + n - m;
-        for (int32_t i = 0; i < m; i++)
-            SA[r[i]] = i;
+        SA[0] = 0; /* at most one LMS suffix: its rank is 0 */
     }
-    SAIS_FN(lms_positions)(T, n, SA, m);
+    if (m > 0)
+        SAIS_FN(lms_positions)(T, n, SA, m);
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B);
     sais_bucket_starts(C, B, K);
