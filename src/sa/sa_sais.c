@@ -78,7 +78,48 @@ static int sais_buckets_alloc(int32_t n, int32_t K, int threads, int32_t **C, in
     return *C ? PC_OK : pc_error_nomem(err, "SA-IS bucket arrays");
 }
 
-static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, int threads,
+/* What a pass of the induce step gathers for one entry: the bucket of the
+ * suffix to induce (-1: none) and the entry to write there. */
+typedef struct sais_slot {
+    int32_t c, v;
+} sais_slot;
+
+/* Per construction: threads, entries per block of an induce pass, and two
+ * blocks of gather slots. */
+typedef struct sais_ctx {
+    int threads;
+    int32_t block;
+    sais_slot *buf;
+} sais_ctx;
+
+/* Entries per block of an induce pass. One thread: two blocks of slots
+ * (256 KB) stay in the cache between the gather and the scatter. More
+ * threads: blocks of n/SAIS_PAR_BLOCKS entries at least, so that the
+ * threads meet at SAIS_PAR_BLOCKS barriers per pass, not thousands (on a
+ * loaded machine a barrier can cost a time slice). */
+#define SAIS_BLOCK 16384
+#define SAIS_PAR_BLOCKS 16
+
+/* SA entries are read by gathering threads while the scattering thread
+ * writes others (or the same, which the scatter then detects): relaxed
+ * atomics, plain moves on common hardware. */
+static inline int32_t sais_load(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void sais_store(int32_t *p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+/* The suffix an entry names, flagged or not. */
+static inline int32_t sais_unflag(int32_t v) { return v ^ (v >> 31); }
+
+/* [lo, hi) of block k of a pass: counted from the left for the L pass,
+ * from the right for the S pass. */
+static inline void sais_block_range(int32_t n, int32_t block, int32_t k, int spass, int32_t *lo,
+                                    int32_t *hi)
+{
+    int64_t a = (int64_t)k * block, b = a + block < n ? a + block : n;
+    *lo = (int32_t)(spass ? n - b : a);
+    *hi = (int32_t)(spass ? n - a : b);
+}
+
+static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, const sais_ctx *x,
                           pc_error *err);
 
 #define SAIS_CH uint8_t
@@ -119,5 +160,13 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
             SA[i] = n - 1 - i;
         return PC_OK;
     }
-    return sais_level_u8(T, SA, n, 256, threads, err);
+    sais_ctx x = { .threads = threads, .block = SAIS_BLOCK };
+    if (threads > 1 && n >= SAIS_PAR_MIN && n / SAIS_PAR_BLOCKS > x.block)
+        x.block = n / SAIS_PAR_BLOCKS;
+    x.buf = pc_malloc_array(2 * (size_t)x.block, sizeof(sais_slot));
+    if (!x.buf)
+        return pc_error_nomem(err, "SA-IS gather blocks");
+    int rc = sais_level_u8(T, SA, n, 256, &x, err);
+    pc_free(x.buf);
+    return rc;
 }

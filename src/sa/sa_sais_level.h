@@ -73,56 +73,149 @@ static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int3
     return m;
 }
 
-/* L pass: left to right, each plain entry s > 0 puts s-1 (L-type) at the
- * head of its bucket (B = bucket starts, moved up). The sentinel's turn
- * comes first and puts n-1. Heads always lie right of the scan, so every
- * entry is final when it is read. */
-static void SAIS_FN(induce_l)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B)
+/* Gather of the L pass over SA[lo..hi): for each plain entry s > 0, the
+ * bucket of s-1 and the entry that will go there (flagged when s-2 is
+ * S-type); c = -1 for an entry that induces nothing as read now. This is
+ * where the random text accesses of the pass are, so it runs on helper
+ * threads while the scatter of the previous block goes on. */
+static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, int32_t hi,
+                              sais_slot *out)
 {
-    int32_t j = n - 1;
-    SA[B[T[j]]++] = j > 0 && T[j - 1] < T[j] ? ~j : j;
-    for (int32_t i = 0; i < n; i++) {
-        int32_t f = i < n - 2 * SAIS_PF ? SA[i + 2 * SAIS_PF] : 0;
+    for (int32_t i = lo; i < hi; i++) {
+        int32_t f = i < hi - SAIS_PF ? sais_load(&SA[i + SAIS_PF]) : 0;
         if (f > 0)
             __builtin_prefetch(&T[f - 1]);
-        if (SAIS_BIG_K) {
-            int32_t g = i < n - SAIS_PF ? SA[i + SAIS_PF] : 0;
-            if (g > 0)
-                __builtin_prefetch(&B[T[g - 1]], 1);
-        }
-        int32_t s = SA[i];
+        int32_t s = sais_load(&SA[i]);
+        sais_slot *o = &out[i - lo];
+        o->c = -1;
         if (s > 0) {
-            j = s - 1;
+            int32_t j = s - 1;
             SAIS_CH c = T[j];
-            SA[B[c]++] = j > 0 && T[j - 1] < c ? ~j : j;
+            o->c = (int32_t)c;
+            o->v = j > 0 && T[j - 1] < c ? ~j : j;
         }
     }
 }
 
-/* S pass: right to left, each flagged entry ~s puts s-1 (S-type) at the
- * tail of its bucket (B = bucket ends, moved down). With unflag the entry
- * read is stored back as s, so the pass leaves the finished suffix array;
- * without it the flags stay, and the plain entries of the S regions are
- * then exactly the LMS suffixes. */
-static void SAIS_FN(induce_s)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B, int unflag)
+/* Scatter of the L pass over SA[lo..hi) in order: each plain entry s > 0
+ * puts s-1 at the head of its bucket (B = heads, moved up), taking the
+ * gathered slot when it was gathered from this same entry, else reading
+ * the text itself (the entry was written after its gather). */
+static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi,
+                               const sais_slot *in, int32_t *B)
 {
-    for (int32_t i = n - 1; i >= 0; i--) {
-        int32_t f = i >= 2 * SAIS_PF ? SA[i - 2 * SAIS_PF] : 0;
+    for (int32_t i = lo; i < hi; i++) {
+        if (SAIS_BIG_K && i < hi - SAIS_PF && in[i + SAIS_PF - lo].c >= 0)
+            __builtin_prefetch(&B[in[i + SAIS_PF - lo].c], 1);
+        int32_t s = sais_load(&SA[i]);
+        if (s <= 0)
+            continue;
+        const sais_slot *g = &in[i - lo];
+        int32_t j = s - 1, c, v;
+        if (g->c >= 0 && sais_unflag(g->v) == j) {
+            c = g->c;
+            v = g->v;
+        } else {
+            c = (int32_t)T[j];
+            v = j > 0 && T[j - 1] < T[j] ? ~j : j;
+        }
+        sais_store(&SA[B[c]++], v);
+    }
+}
+
+/* Gather of the S pass over SA[lo..hi): as gather_l, for the flagged
+ * entries ~s (s-1 is S-type; flagged again when s-2 is S-type too). */
+static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, int32_t hi,
+                              sais_slot *out)
+{
+    for (int32_t i = hi - 1; i >= lo; i--) {
+        int32_t f = i >= lo + SAIS_PF ? sais_load(&SA[i - SAIS_PF]) : 0;
         if (f < 0)
             __builtin_prefetch(&T[~f - 1]);
-        if (SAIS_BIG_K) {
-            int32_t g = i >= SAIS_PF ? SA[i - SAIS_PF] : 0;
-            if (g < 0)
-                __builtin_prefetch(&B[T[~g - 1]], 1);
-        }
-        int32_t s = SA[i];
+        int32_t s = sais_load(&SA[i]);
+        sais_slot *o = &out[i - lo];
+        o->c = -1;
         if (s < 0) {
-            s = ~s;
-            if (unflag)
-                SA[i] = s;
-            int32_t j = s - 1;
+            int32_t j = ~s - 1;
             SAIS_CH c = T[j];
-            SA[--B[c]] = j > 0 && T[j - 1] <= c ? ~j : j;
+            o->c = (int32_t)c;
+            o->v = j > 0 && T[j - 1] <= c ? ~j : j;
+        }
+    }
+}
+
+/* Scatter of the S pass over SA[lo..hi), right to left: each flagged entry
+ * ~s puts s-1 at the tail of its bucket (B = tails, moved down); with
+ * unflag the entry is stored back as s. */
+static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi,
+                               const sais_slot *in, int32_t *B, int unflag)
+{
+    for (int32_t i = hi - 1; i >= lo; i--) {
+        if (SAIS_BIG_K && i >= lo + SAIS_PF && in[i - SAIS_PF - lo].c >= 0)
+            __builtin_prefetch(&B[in[i - SAIS_PF - lo].c], 1);
+        int32_t s = sais_load(&SA[i]);
+        if (s >= 0)
+            continue;
+        s = ~s;
+        if (unflag)
+            sais_store(&SA[i], s);
+        const sais_slot *g = &in[i - lo];
+        int32_t j = s - 1, c, v;
+        if (g->c >= 0 && sais_unflag(g->v) == j) {
+            c = g->c;
+            v = g->v;
+        } else {
+            c = (int32_t)T[j];
+            v = j > 0 && T[j - 1] <= T[j] ? ~j : j;
+        }
+        sais_store(&SA[--B[c]], v);
+    }
+}
+
+/* One induce pass over SA in blocks of x->block entries, in the order of
+ * the pass (left to right for L, right to left for S). Thread 0 scatters
+ * block k-1 while the other threads gather block k; with one thread the
+ * same loop gathers each block just after scattering the one before.
+ * Entries written into a block after its gather are detected by the
+ * scatter (the slot does not match) and read again, so the result does not
+ * depend on the timing. L pass: the sentinel's turn comes first and puts
+ * n-1 at the head of its bucket; heads always lie right of the scan, tails
+ * left of it, so every entry is final when the scatter reads it. */
+static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
+                            const sais_ctx *x, int spass, int unflag)
+{
+    if (!spass) {
+        int32_t j = n - 1;
+        SA[B[T[j]]++] = j > 0 && T[j - 1] < T[j] ? ~j : j;
+    }
+    int32_t nb = (int32_t)(((int64_t)n + x->block - 1) / x->block);
+    int nt = x->threads > 1 && n >= SAIS_PAR_MIN ? x->threads : 1;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int t = omp_get_thread_num();
+        int helpers = nt > 1 ? nt - 1 : 1, h = nt > 1 ? t - 1 : 0;
+        for (int32_t k = 0; k <= nb; k++) {
+            if (t == 0 && k > 0) {
+                int32_t lo, hi;
+                sais_block_range(n, x->block, k - 1, spass, &lo, &hi);
+                sais_slot *in = x->buf + (size_t)((k - 1) & 1) * (size_t)x->block;
+                if (spass)
+                    SAIS_FN(scatter_s)(T, SA, lo, hi, in, B, unflag);
+                else
+                    SAIS_FN(scatter_l)(T, SA, lo, hi, in, B);
+            }
+            if (k < nb && (nt == 1 || t > 0)) {
+                int32_t lo, hi;
+                sais_block_range(n, x->block, k, spass, &lo, &hi);
+                int32_t a = lo + (int32_t)((int64_t)(hi - lo) * h / helpers);
+                int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (h + 1) / helpers);
+                sais_slot *out = x->buf + (size_t)(k & 1) * (size_t)x->block + (size_t)(a - lo);
+                if (spass)
+                    SAIS_FN(gather_s)(T, SA, a, b, out);
+                else
+                    SAIS_FN(gather_l)(T, SA, a, b, out);
+            }
+#pragma omp barrier
         }
     }
 }
@@ -216,8 +309,8 @@ static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, 
  * half of SA and its suffix array in the lower half, so the recursion
  * takes no memory but its bucket arrays (freed across the recursion when
  * the alphabet is large). Returns PC_OK or PC_ENOMEM. */
-static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, int threads,
-                          pc_error *err)
+static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
+                          const sais_ctx *x, pc_error *err)
 {
     if (n <= 1) {
         if (n == 1)
@@ -225,19 +318,19 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, i
         return PC_OK;
     }
     int32_t *C = NULL, *B, *H = NULL;
-    int rc = sais_buckets_alloc(n, K, threads, &C, &H, err);
+    int rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
     if (rc != PC_OK)
         return rc;
     B = C + K;
-    SAIS_FN(count)(T, n, C, K, H, threads);
+    SAIS_FN(count)(T, n, C, K, H, x->threads);
     sais_bucket_ends(C, B, K);
     memset(SA, 0, sizeof *SA * (size_t)n);
     int32_t m = SAIS_FN(place_lms)(T, n, SA, B);
     if (m > 1) {
         sais_bucket_starts(C, B, K);
-        SAIS_FN(induce_l)(T, SA, n, B);
+        SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
         sais_bucket_ends(C, B, K);
-        SAIS_FN(induce_s)(T, SA, n, B, 0);
+        SAIS_FN(induce)(T, SA, n, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
         int32_t names = SAIS_FN(name_lms)(T, n, SA, m);
         if (names < m) {
@@ -247,11 +340,11 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, i
                 pc_free(H);
                 C = H = NULL;
             }
-            rc = sais_level_i32(SA + n - m, SA, m, names, threads, err);
+            rc = sais_level_i32(SA + n - m, SA, m, names, x, err);
             if (rc == PC_OK && !keep) {
-                rc = sais_buckets_alloc(n, K, threads, &C, &H, err);
+                rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
                 if (rc == PC_OK)
-                    SAIS_FN(count)(T, n, C, K, H, threads);
+                    SAIS_FN(count)(T, n, C, K, H, x->threads);
             }
             if (rc != PC_OK) {
                 pc_free(C);
@@ -272,9 +365,9 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, i
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B);
     sais_bucket_starts(C, B, K);
-    SAIS_FN(induce_l)(T, SA, n, B);
+    SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
     sais_bucket_ends(C, B, K);
-    SAIS_FN(induce_s)(T, SA, n, B, 1);
+    SAIS_FN(induce)(T, SA, n, B, x, 1, 1);
     pc_free(C);
     pc_free(H);
     return PC_OK;
