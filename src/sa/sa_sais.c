@@ -21,6 +21,8 @@
  * the Kasai LCP afterwards (LCP 4n + inverse SA 4n) within 13n. Threads:
  * the byte histogram is counted in parallel blocks; the induce passes are
  * sequential (each step depends on the bucket heads of the steps before). */
+#define _POSIX_C_SOURCE 200809L
+#include <sched.h>
 #include <string.h>
 
 #include <omp.h>
@@ -84,21 +86,20 @@ typedef struct sais_slot {
     int32_t c, v;
 } sais_slot;
 
-/* Per construction: threads, entries per block of an induce pass, and two
- * blocks of gather slots. */
+/* Per construction: threads, entries per block of an induce pass, and a
+ * ring of blocks of gather slots with the number of the block each holds
+ * (-1: none). */
 typedef struct sais_ctx {
-    int threads;
+    int threads, ring;
     int32_t block;
     sais_slot *buf;
+    int32_t *tag;
 } sais_ctx;
 
-/* Entries per block of an induce pass. One thread: two blocks of slots
- * (256 KB) stay in the cache between the gather and the scatter. More
- * threads: blocks of n/SAIS_PAR_BLOCKS entries at least, so that the
- * threads meet at SAIS_PAR_BLOCKS barriers per pass, not thousands (on a
- * loaded machine a barrier can cost a time slice). */
+/* Entries per block of an induce pass (128 KB of slots): blocks are
+ * handed over without barriers, so they can be small enough for a block
+ * to stay in the cache from its gather to its scatter. */
 #define SAIS_BLOCK 16384
-#define SAIS_PAR_BLOCKS 16
 
 /* SA entries are read by gathering threads while the scattering thread
  * writes others (or the same, which the scatter then detects): relaxed
@@ -119,7 +120,7 @@ static inline void sais_block_range(int32_t n, int32_t block, int32_t k, int spa
     *hi = (int32_t)(spass ? n - a : b);
 }
 
-static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, const sais_ctx *x,
+static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, sais_ctx *x,
                           pc_error *err);
 
 #define SAIS_CH uint8_t
@@ -160,13 +161,16 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
             SA[i] = n - 1 - i;
         return PC_OK;
     }
-    sais_ctx x = { .threads = threads, .block = SAIS_BLOCK };
-    if (threads > 1 && n >= SAIS_PAR_MIN && n / SAIS_PAR_BLOCKS > x.block)
-        x.block = n / SAIS_PAR_BLOCKS;
-    x.buf = pc_malloc_array(2 * (size_t)x.block, sizeof(sais_slot));
-    if (!x.buf)
+    /* one thread gathers nothing: no ring */
+    sais_ctx x = { .threads = threads, .ring = threads > 1 ? 2 * threads : 0, .block = SAIS_BLOCK };
+    x.buf = pc_malloc_array((size_t)x.ring * (size_t)x.block + 1, sizeof(sais_slot));
+    x.tag = x.buf ? pc_malloc_array((size_t)x.ring + 1, sizeof(int32_t)) : NULL;
+    if (!x.tag) {
+        pc_free(x.buf);
         return pc_error_nomem(err, "SA-IS gather blocks");
+    }
     int rc = sais_level_u8(T, SA, n, 256, &x, err);
     pc_free(x.buf);
+    pc_free(x.tag);
     return rc;
 }

@@ -99,20 +99,30 @@ static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
 
 /* Scatter of the L pass over SA[lo..hi) in order: each plain entry s > 0
  * puts s-1 at the head of its bucket (B = heads, moved up), taking the
- * gathered slot when it was gathered from this same entry, else reading
- * the text itself (the entry was written after its gather). */
+ * gathered slot (in, or NULL when the block was not gathered in time)
+ * when it was gathered from this same entry, else reading the text itself
+ * (the entry was written after its gather) with the text of the entries
+ * ahead prefetched. */
 static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi,
                                const sais_slot *in, int32_t *B)
 {
     for (int32_t i = lo; i < hi; i++) {
-        if (SAIS_BIG_K && i < hi - SAIS_PF && in[i + SAIS_PF - lo].c >= 0)
+        if (!in) {
+            int32_t f = i < hi - 2 * SAIS_PF ? sais_load(&SA[i + 2 * SAIS_PF]) : 0;
+            if (f > 0)
+                __builtin_prefetch(&T[f - 1]);
+            int32_t g = SAIS_BIG_K && i < hi - SAIS_PF ? sais_load(&SA[i + SAIS_PF]) : 0;
+            if (g > 0)
+                __builtin_prefetch(&B[T[g - 1]], 1);
+        } else if (SAIS_BIG_K && i < hi - SAIS_PF && in[i + SAIS_PF - lo].c >= 0) {
             __builtin_prefetch(&B[in[i + SAIS_PF - lo].c], 1);
+        }
         int32_t s = sais_load(&SA[i]);
         if (s <= 0)
             continue;
-        const sais_slot *g = &in[i - lo];
+        const sais_slot *g = in ? &in[i - lo] : NULL;
         int32_t j = s - 1, c, v;
-        if (g->c >= 0 && sais_unflag(g->v) == j) {
+        if (g && g->c >= 0 && sais_unflag(g->v) == j) {
             c = g->c;
             v = g->v;
         } else {
@@ -151,17 +161,25 @@ static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
                                const sais_slot *in, int32_t *B, int unflag)
 {
     for (int32_t i = hi - 1; i >= lo; i--) {
-        if (SAIS_BIG_K && i >= lo + SAIS_PF && in[i - SAIS_PF - lo].c >= 0)
+        if (!in) {
+            int32_t f = i >= lo + 2 * SAIS_PF ? sais_load(&SA[i - 2 * SAIS_PF]) : 0;
+            if (f < 0)
+                __builtin_prefetch(&T[~f - 1]);
+            int32_t g = SAIS_BIG_K && i >= lo + SAIS_PF ? sais_load(&SA[i - SAIS_PF]) : 0;
+            if (g < 0)
+                __builtin_prefetch(&B[T[~g - 1]], 1);
+        } else if (SAIS_BIG_K && i >= lo + SAIS_PF && in[i - SAIS_PF - lo].c >= 0) {
             __builtin_prefetch(&B[in[i - SAIS_PF - lo].c], 1);
+        }
         int32_t s = sais_load(&SA[i]);
         if (s >= 0)
             continue;
         s = ~s;
         if (unflag)
             sais_store(&SA[i], s);
-        const sais_slot *g = &in[i - lo];
+        const sais_slot *g = in ? &in[i - lo] : NULL;
         int32_t j = s - 1, c, v;
-        if (g->c >= 0 && sais_unflag(g->v) == j) {
+        if (g && g->c >= 0 && sais_unflag(g->v) == j) {
             c = g->c;
             v = g->v;
         } else {
@@ -174,15 +192,19 @@ static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
 
 /* One induce pass over SA in blocks of x->block entries, in the order of
  * the pass (left to right for L, right to left for S). Thread 0 scatters
- * block k-1 while the other threads gather block k; with one thread the
- * same loop gathers each block just after scattering the one before.
- * Entries written into a block after its gather are detected by the
- * scatter (the slot does not match) and read again, so the result does not
- * depend on the timing. L pass: the sentinel's turn comes first and puts
- * n-1 at the head of its bucket; heads always lie right of the scan, tails
- * left of it, so every entry is final when the scatter reads it. */
+ * every block, in order, and never waits: a block that the other threads
+ * have gathered (its ring slot tagged with its number) is scattered from
+ * the slots, any other directly from the text. The other threads claim
+ * blocks ahead of the scatter and gather them into the ring, waiting (and
+ * yielding the core) only while the ring is full. Entries written into a
+ * block after its gather are detected by the scatter (the slot does not
+ * match) and read again, so the result does not depend on the timing,
+ * and one thread runs the same scatter with no slots. L pass: the
+ * sentinel's turn comes first and puts n-1 at the head of its bucket;
+ * heads always lie right of the scan, tails left of it, so every entry is
+ * final when the scatter reads it. */
 static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
-                            const sais_ctx *x, int spass, int unflag)
+                            sais_ctx *x, int spass, int unflag)
 {
     if (!spass) {
         int32_t j = n - 1;
@@ -190,32 +212,44 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
     }
     int32_t nb = (int32_t)(((int64_t)n + x->block - 1) / x->block);
     int nt = x->threads > 1 && n >= SAIS_PAR_MIN ? x->threads : 1;
+    int32_t done = 0, next = 0; /* blocks scattered; next block to claim */
+    for (int r = 0; r < x->ring; r++)
+        x->tag[r] = -1;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        int t = omp_get_thread_num();
-        int helpers = nt > 1 ? nt - 1 : 1, h = nt > 1 ? t - 1 : 0;
-        for (int32_t k = 0; k <= nb; k++) {
-            if (t == 0 && k > 0) {
-                int32_t lo, hi;
-                sais_block_range(n, x->block, k - 1, spass, &lo, &hi);
-                sais_slot *in = x->buf + (size_t)((k - 1) & 1) * (size_t)x->block;
+        if (omp_get_thread_num() == 0) {
+            for (int32_t k = 0; k < nb; k++) {
+                int32_t lo, hi, r = x->ring ? k % x->ring : 0;
+                sais_block_range(n, x->block, k, spass, &lo, &hi);
+                const sais_slot *in = NULL;
+                if (x->ring && __atomic_load_n(&x->tag[r], __ATOMIC_ACQUIRE) == k)
+                    in = x->buf + (size_t)r * (size_t)x->block;
                 if (spass)
                     SAIS_FN(scatter_s)(T, SA, lo, hi, in, B, unflag);
                 else
                     SAIS_FN(scatter_l)(T, SA, lo, hi, in, B);
+                __atomic_store_n(&done, k + 1, __ATOMIC_RELEASE);
             }
-            if (k < nb && (nt == 1 || t > 0)) {
-                int32_t lo, hi;
+        } else {
+            for (;;) {
+                int32_t k = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED), d;
+                if (k >= nb)
+                    break;
+                /* block k's slot last held block k - ring: wait until it is
+                 * scattered; give up on k once the scatter has reached it */
+                while ((d = __atomic_load_n(&done, __ATOMIC_ACQUIRE)) + x->ring <= k)
+                    sched_yield();
+                if (k <= d)
+                    continue;
+                int32_t lo, hi, r = k % x->ring;
                 sais_block_range(n, x->block, k, spass, &lo, &hi);
-                int32_t a = lo + (int32_t)((int64_t)(hi - lo) * h / helpers);
-                int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (h + 1) / helpers);
-                sais_slot *out = x->buf + (size_t)(k & 1) * (size_t)x->block + (size_t)(a - lo);
+                sais_slot *out = x->buf + (size_t)r * (size_t)x->block;
                 if (spass)
-                    SAIS_FN(gather_s)(T, SA, a, b, out);
+                    SAIS_FN(gather_s)(T, SA, lo, hi, out);
                 else
-                    SAIS_FN(gather_l)(T, SA, a, b, out);
+                    SAIS_FN(gather_l)(T, SA, lo, hi, out);
+                __atomic_store_n(&x->tag[r], k, __ATOMIC_RELEASE);
             }
-#pragma omp barrier
         }
     }
 }
@@ -310,7 +344,7 @@ static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, 
  * takes no memory but its bucket arrays (freed across the recursion when
  * the alphabet is large). Returns PC_OK or PC_ENOMEM. */
 static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
-                          const sais_ctx *x, pc_error *err)
+                          sais_ctx *x, pc_error *err)
 {
     if (n <= 1) {
         if (n == 1)
