@@ -33,6 +33,16 @@
 /* Below this size the parallel region costs more than it saves. */
 #define SAIS_PAR_MIN 65536
 
+/* The induce passes open a parallel region each, and its end waits for
+ * the helper threads to have run at all: on a loaded machine that is a
+ * scheduling delay of milliseconds per pass, more than a pass over fewer
+ * than 2^20 entries takes. Below this size a pass runs on one thread.
+ * sa_sais_test_par_min lowers it so that the tests reach the ring on
+ * small inputs. */
+static int32_t g_sais_par_induce_min = 1 << 20;
+
+void sa_sais_test_par_min(int32_t n) { g_sais_par_induce_min = n > 0 ? n : 1 << 20; }
+
 /* Bucket arrays larger than this many entries are freed while the level
  * recurses (they would otherwise add up across levels). */
 #define SAIS_KEEP_MAX 65536
