@@ -319,6 +319,9 @@ int cmd_sa(int argc, char **argv)
     if (help) {
         fputs(SA_USAGE, stdout);
         fputs(CLI_PLUGINS_USAGE, stdout);
+        fputs("recommended: --impl sais (induced sorting: linear work on every input, repetitive\n"
+              "texts included, 1 or --threads T); seq and omp are the seed's prefix doubling,\n"
+              "whose rounds grow with the longest repeat\n", stdout);
         fputs("implementations:\n", stdout);
         cmd_sa_list(stdout);
         return CLI_OK;
