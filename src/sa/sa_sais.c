@@ -15,12 +15,15 @@
  *
  * Memory beyond T (n) and SA (4n): the reduced string and its suffix array
  * share SA; each level takes two bucket arrays of K int32 (K = its
- * alphabet, at most n/4 entries at the first reduced level since names are
- * at most m <= n/2 ... the bound below uses n/2), released across the
- * recursion when large: at most 4n, so construction stays within 9n and
- * the Kasai LCP afterwards (LCP 4n + inverse SA 4n) within 13n. Threads:
- * the byte histogram is counted in parallel blocks; the induce passes are
- * sequential (each step depends on the bucket heads of the steps before). */
+ * alphabet: 256 at the top, at most m <= n/2 names below), released across
+ * the recursion when large: at most 4n, so construction stays within 9n
+ * (+ 256 KB of gather slots per thread from n = 2^20 on) and the Kasai LCP
+ * afterwards (LCP 4n + inverse SA 4n) within 13n.
+ *
+ * Threads: the byte histogram is counted in parallel blocks; each induce
+ * step depends on the bucket heads of the steps before, so one thread
+ * writes every entry, while the others gather ahead of it the text symbols
+ * (the random reads) of the blocks to come (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
 #include <string.h>
@@ -171,8 +174,10 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
             SA[i] = n - 1 - i;
         return PC_OK;
     }
-    /* one thread gathers nothing: no ring */
-    sais_ctx x = { .threads = threads, .ring = threads > 1 ? 2 * threads : 0, .block = SAIS_BLOCK };
+    /* no ring where no pass runs in parallel (the reduced strings are
+     * shorter than T): small inputs stay within 13n */
+    int par = threads > 1 && n >= g_sais_par_induce_min;
+    sais_ctx x = { .threads = threads, .ring = par ? 2 * threads : 0, .block = SAIS_BLOCK };
     x.buf = pc_malloc_array((size_t)x.ring * (size_t)x.block + 1, sizeof(sais_slot));
     x.tag = x.buf ? pc_malloc_array((size_t)x.ring + 1, sizeof(int32_t)) : NULL;
     if (!x.tag) {

@@ -211,7 +211,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
         SA[B[T[j]]++] = j > 0 && T[j - 1] < T[j] ? ~j : j;
     }
     int32_t nb = (int32_t)(((int64_t)n + x->block - 1) / x->block);
-    int nt = x->threads > 1 && n >= g_sais_par_induce_min ? x->threads : 1;
+    int nt = x->ring > 0 && n >= g_sais_par_induce_min ? x->threads : 1;
     int32_t done = 0, next = 0; /* blocks scattered; next block to claim */
     for (int r = 0; r < x->ring; r++)
         x->tag[r] = -1;
