@@ -70,14 +70,14 @@ int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
  * recursion on the reduced string of LMS substrings, 32-bit work arrays,
  * types carried in the sign bit of SA entries. Work space beyond T and SA:
  * two bucket arrays per level, at most 4n bytes, + 256 KB x threads of
- * gather blocks when threads > 1 (+ threads x 1 KB when the byte
- * histogram is counted in parallel). threads > 1: the histogram from n =
- * 65536 on, and from n = 2^20 on the induce passes, where helper threads
+ * gather blocks when threads > 1 and n >= 2^20 (+ threads x 1 KB when the byte
+ * histogram is counted in parallel). threads > 1, from n = 2^20 on: the
+ * histogram in parallel blocks and the induce passes, where helper threads
  * gather the text symbols of the blocks ahead of the one thread that
  * writes. Same output as every other implementation. */
 int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
-/* Test hook: the induce passes of sais run on threads from n entries on
+/* Test hook: the parallel paths of sais (histogram, induce passes) run from n entries on
  * (0: the default, 2^20), so that tests reach the parallel passes on small
  * inputs. Not thread-safe; set it before building. */
 void sa_sais_test_par_min(int32_t n);
