@@ -69,7 +69,7 @@ int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
 /* Induced sorting (SA-IS): linear work whatever the length of repeats,
  * recursion on the reduced string of LMS substrings, 32-bit work arrays,
  * types carried in the sign bit of SA entries. Work space beyond T and SA:
- * two bucket arrays per level, at most 4n bytes, + 256 KB x threads of
+ * two bucket arrays per level, at most 4n bytes, + 512 KB x threads of
  * gather blocks when threads > 1 and n >= 2^20 (+ threads x 1 KB when the byte
  * histogram is counted in parallel). threads > 1, from n = 2^20 on: the
  * histogram in parallel blocks and the induce passes, where helper threads

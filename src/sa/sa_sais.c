@@ -17,7 +17,7 @@
  * share SA; each level takes two bucket arrays of K int32 (K = its
  * alphabet: 256 at the top, at most m <= n/2 names below), released across
  * the recursion when large: at most 4n, so construction stays within 9n
- * (+ 256 KB of gather slots per thread from n = 2^20 on) and the Kasai LCP
+ * (+ 512 KB of gather slots per thread from n = 2^20 on) and the Kasai LCP
  * afterwards (LCP 4n + inverse SA 4n) within 13n.
  *
  * Threads: the byte histogram is counted in parallel blocks; each induce
@@ -175,7 +175,7 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
     /* no ring where no pass runs in parallel (the reduced strings are
      * shorter than T): small inputs stay within 13n */
     int par = threads > 1 && n >= g_sais_par_induce_min;
-    sais_ctx x = { .threads = threads, .ring = par ? 2 * threads : 0, .block = SAIS_BLOCK };
+    sais_ctx x = { .threads = threads, .ring = par ? 4 * threads : 0, .block = SAIS_BLOCK };
     x.buf = pc_malloc_array((size_t)x.ring * (size_t)x.block + 1, sizeof(sais_slot));
     x.tag = x.buf ? pc_malloc_array((size_t)x.ring + 1, sizeof(int32_t)) : NULL;
     if (!x.tag) {

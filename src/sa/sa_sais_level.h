@@ -235,8 +235,21 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
                 int32_t k = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED), d;
                 if (k >= nb)
                     break;
-                /* block k's slot last held block k - ring: wait until it is
-                 * scattered; give up on k once the scatter has reached it */
+                /* a block the scatter is about to reach would be gathered
+                 * for nothing: jump to the middle of the ring ahead of it
+                 * (a gather costs about what a direct scatter does, so a
+                 * helper right behind the scatter is always overtaken) */
+                d = __atomic_load_n(&done, __ATOMIC_ACQUIRE);
+                if (k <= d + 1) {
+                    int32_t want = d + x->ring / 2, cur = k + 1;
+                    while (cur < want && !__atomic_compare_exchange_n(&next, &cur, want, 0,
+                                                                      __ATOMIC_RELAXED,
+                                                                      __ATOMIC_RELAXED))
+                        ;
+                    continue;
+                }
+                /* block k's slot last held block k - ring: wait until that
+                 * one is scattered */
                 while ((d = __atomic_load_n(&done, __ATOMIC_ACQUIRE)) + x->ring <= k)
                     sched_yield();
                 if (k <= d)
