@@ -3,7 +3,7 @@
  * The input is the text itself (any bytes, NUL and >= 0x80 included).
  * Properties checked on every input (a violation aborts, so libFuzzer,
  * AFL++ and the replay driver all see a crash):
- *  - seq, omp (and divsufsort when built in) each give exactly the
+ *  - seq, omp, sais (and divsufsort when built in) each give exactly the
  *    reference array: the naive oracle's (qsort + memcmp, oracles/sa)
  *    for n <= FUZZ_SA_NAIVE, which is every input under the present cap;
  *    above it, seq's array once it has passed the checks below (a suffix
@@ -129,6 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (n <= FUZZ_SA_NAIVE)
         check_impl("seq", sa_build_seq, 1, data, n, want);
     check_impl("omp", sa_build_omp, 2, data, n, want);
+    check_impl("sais", sa_build_sais, 1, data, n, want);
+    check_impl("sais", sa_build_sais, 2, data, n, want);
 #if PC_HAVE_DIVSUFSORT
     check_impl("divsufsort", sa_build_divsufsort, 1, data, n, want);
 #endif

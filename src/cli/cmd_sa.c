@@ -21,8 +21,11 @@
                  "                   [--plugin LIB.so ...] [--timeout S] [--no-fork] [--progress|--quiet]\n" \
                  "                   [--stress N]\n"
 #define GEN_USAGE "usage: parcheck gen text (--bytes B | --budget BYTES) " \
-                  "--kind random|text|periodic|fibonacci|thuemorse|zeros --seed S -o F " \
-                  "[--train FILE...]\n"
+                  "--kind random|text|periodic|fibonacci|thuemorse|zeros|repeat|longperiod|dna " \
+                  "--seed S -o F [--train FILE...] [--block B]\n" \
+                  "  repeat: a block of random bytes (--block, default B/64) repeated; longperiod:\n" \
+                  "  a random acgt period (--block, default 4-64 KiB) repeated; dna: acgt with\n" \
+                  "  approximate copies of earlier stretches up to --block (default 64 KiB) long\n"
 #define SA_MAX_IMPLS 16
 
 void cmd_sa_list(FILE *f)
@@ -333,6 +336,9 @@ int cmd_sa(int argc, char **argv)
         fputs(CLI_PLUGINS_USAGE, stdout);
         fputs(CLI_PROGRESS_USAGE, stdout);
         fputs(CLI_STRESS_USAGE, stdout);
+        fputs("recommended: --impl sais (induced sorting: linear work on every input, repetitive\n"
+              "texts included, 1 or --threads T); seq and omp are the seed's prefix doubling,\n"
+              "whose rounds grow with the longest repeat\n", stdout);
         fputs("implementations:\n", stdout);
         cmd_sa_list(stdout);
         cli_list_end(stdout);
@@ -509,7 +515,7 @@ int cmd_gen_text(int argc, char **argv)
 {
     pc_error err;
     pc_error_clear(&err);
-    long long bytes = -1, budget = -1, seed = 1;
+    long long bytes = -1, budget = -1, seed = 1, block = 0;
     const char *kind_s = NULL, *out = NULL, *v = NULL;
     char *train[64];
     int ntrain = 0;
@@ -525,6 +531,8 @@ int cmd_gen_text(int argc, char **argv)
             if (rc > 0) pc_cli_parse_long("--budget", v, 0, (long long)SA_MAX_N * 21, &budget, &err);
         } else if ((rc = pc_cli_take(argc, argv, &i, "--kind", &v, &err)) != 0) {
             if (rc > 0) kind_s = v;
+        } else if ((rc = pc_cli_take(argc, argv, &i, "--block", &v, &err)) != 0) {
+            if (rc > 0) pc_cli_parse_long("--block", v, 1, (long long)SA_MAX_N, &block, &err);
         } else if ((rc = pc_cli_take(argc, argv, &i, "--seed", &v, &err)) != 0) {
             if (rc > 0) pc_cli_parse_long("--seed", v, 0, INT64_MAX, &seed, &err);
         } else if ((rc = pc_cli_take(argc, argv, &i, "-o", &v, &err)) != 0) {
@@ -541,9 +549,11 @@ int cmd_gen_text(int argc, char **argv)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "give exactly one of --bytes and --budget");
     if (!err.code && kind < 0)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "--kind: '%s' is not one of random text periodic "
-                     "fibonacci thuemorse zeros", kind_s ? kind_s : "");
+                     "fibonacci thuemorse zeros repeat longperiod dna", kind_s ? kind_s : "");
     if (!err.code && !out)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "no output file (-o F)");
+    if (!err.code && block && kind != SA_GEN_REPEAT && kind != SA_GEN_LONGPERIOD && kind != SA_GEN_DNA)
+        pc_error_set(&err, PC_EINVAL, NULL, 0, "--block applies to --kind repeat, longperiod and dna only");
     if (!err.code && ntrain && kind != SA_GEN_TEXT)
         pc_error_set(&err, PC_EINVAL, NULL, 0, "--train applies to --kind text only");
     if (err.code) {
@@ -559,7 +569,8 @@ int cmd_gen_text(int argc, char **argv)
         rc = buf ? PC_OK : pc_error_nomem(&err, "the generated text");
     }
     if (rc == PC_OK)
-        rc = sa_gen_text(kind, (uint64_t)seed, ntrain ? tr : NULL, ntr, buf, n, &err);
+        rc = sa_gen_text_block(kind, (uint64_t)seed, ntrain ? tr : NULL, ntr, (size_t)block, buf, n,
+                               &err);
     if (rc == PC_OK)
         rc = pc_file_write_all(out, buf, n, &err);
     pc_free(buf);

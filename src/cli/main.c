@@ -16,8 +16,8 @@
     "  parcheck gen matrix --rows M --cols N --nnz Z --shape uniform|banded|powerlaw|denserows\n" \
     "                --seed S [--int] [--max-row L] -o F.mtx\n" \
     "  parcheck gen x --rows N --k K --seed S [--x real|int] -o X.npy|X.mtx\n" \
-    "  parcheck gen text (--bytes B | --budget BYTES) --kind random|text|periodic|fibonacci|thuemorse|zeros\n" \
-    "                --seed S [--train FILE...] -o F\n" \
+    "  parcheck gen text (--bytes B | --budget BYTES) --kind random|text|periodic|fibonacci|thuemorse|zeros|\n" \
+    "                repeat|longperiod|dna --seed S [--train FILE...] [--block B] -o F\n" \
     "  parcheck gen dag --tasks V --out-degree B --alpha A --ccr C --eta E --procs P --seed S\n" \
     "                [--wdag W] -o F.dag\n" \
     DAG_USAGE_LINES

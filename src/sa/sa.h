@@ -36,8 +36,9 @@ typedef struct sa_impl {
     int threaded;
 } sa_impl;
 
-/* The table, in the order of docs/ARCHITECTURE.md §5: seq omp mpi mpi-omp cuda cuda-ms
- * divsufsort. *count receives its length. */
+/* The table, in the order of docs/ARCHITECTURE.md §5: seq omp mpi mpi-omp cuda cuda-ms,
+ * then sais (the recommended CPU path) and divsufsort. *count receives its
+ * length. */
 const sa_impl *sa_impls(int *count);
 
 /* The entry named name, or NULL. */
@@ -64,6 +65,22 @@ int sa_build_seq(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
  * group larger than n/64 is sorted in parallel). Same output as every other
  * implementation. */
 int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+
+/* Induced sorting (SA-IS): linear work whatever the length of repeats,
+ * recursion on the reduced string of LMS substrings, 32-bit work arrays,
+ * types carried in the sign bit of SA entries. Work space beyond T and SA:
+ * two bucket arrays per level, at most 4n bytes, + 512 KB x threads of
+ * gather blocks when threads > 1 and n >= 2^20 (+ threads x 1 KB when the byte
+ * histogram is counted in parallel). threads > 1, from n = 2^20 on: the
+ * histogram in parallel blocks and the induce passes, where helper threads
+ * gather the text symbols of the blocks ahead of the one thread that
+ * writes. Same output as every other implementation. */
+int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+
+/* Test hook: the parallel paths of sais (histogram, induce passes) run from n entries on
+ * (0: the default, 2^20), so that tests reach the parallel passes on small
+ * inputs. Not thread-safe; set it before building. */
+void sa_sais_test_par_min(int32_t n);
 
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
@@ -101,7 +118,7 @@ int sa_read_text(const char *path, uint8_t **T, int32_t *n, pc_error *err);
 /* Text kinds of `parcheck gen text`. */
 enum sa_gen_kind {
     SA_GEN_RANDOM, SA_GEN_TEXT, SA_GEN_PERIODIC, SA_GEN_FIBONACCI,
-    SA_GEN_THUEMORSE, SA_GEN_ZEROS
+    SA_GEN_THUEMORSE, SA_GEN_ZEROS, SA_GEN_REPEAT, SA_GEN_LONGPERIOD, SA_GEN_DNA
 };
 
 /* Parses a kind name ("random"...); -1 when unknown. */
@@ -115,6 +132,16 @@ int sa_gen_kind_parse(const char *name);
 #define SA_GEN_ORDER 5
 int sa_gen_text(int kind, uint64_t seed, const uint8_t *train, size_t ntrain,
                 uint8_t *out, size_t n, pc_error *err);
+
+/* sa_gen_text with a block size for the repetitive kinds (0: derived from
+ * n). Repeat: one block of uniform random bytes (block, default n/64 so
+ * the block comes 64 times) repeated to n bytes. Longperiod: a period of
+ * block letters of acgt (default drawn in [2^12, 2^16]) repeated. DNA:
+ * acgt where stretches of 256 bytes to 64 KB (block: the longest) are
+ * copies of earlier text with about 1% of the letters changed, between
+ * random stretches. Every kind is a function of (kind, seed, block, n). */
+int sa_gen_text_block(int kind, uint64_t seed, const uint8_t *train, size_t ntrain,
+                      size_t block, uint8_t *out, size_t n, pc_error *err);
 
 /* The built-in training paragraph (NUL-terminated). */
 const char *sa_gen_builtin_text(void);

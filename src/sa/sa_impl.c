@@ -79,6 +79,8 @@ static const sa_impl g_impls[] = {
       CUDA_AVAIL, CUDA_BUILD, 13.0, 0 },
     { "cuda-ms", "GPU prefix doubling, chunked pinned transfers on streams",
       CUDA_AVAIL, CUDA_MS_BUILD, 13.0, 1 },
+    { "sais", "induced sorting (SA-IS), linear work on any repeats; recommended CPU path",
+      avail_yes, sa_build_sais, 13.0, 1 },
     { "divsufsort", "libdivsufsort (external reference); Kasai LCP",
       avail_divsufsort, sa_build_divsufsort, 13.0, 0 },
 };

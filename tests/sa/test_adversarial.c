@@ -1,6 +1,7 @@
 /* test_adversarial.c - inputs that break suffix sorters: tiny, constant,
  * periodic, Fibonacci / Thue-Morse, repeated blocks, trailing NULs,
- * n = 2^k +- 1, on both the serial and the parallel code paths. */
+ * n = 2^k +- 1, the repetitive kinds of `gen text`, on both the serial
+ * and the parallel code paths. */
 #include "pc_rng.h"
 #include "sa_testlib.h"
 
@@ -103,6 +104,89 @@ START_TEST(repeated_block_and_trailing_nuls)
 }
 END_TEST
 
+/* The repetitive kinds of `gen text` against the naive oracle (seq and
+ * omp double many times on them: sizes stay small; sais_large_repetitive
+ * below takes sais through its parallel passes). */
+START_TEST(repetitive_kinds)
+{
+    static const int kinds[] = { SA_GEN_REPEAT, SA_GEN_LONGPERIOD, SA_GEN_DNA, SA_GEN_FIBONACCI,
+                                 SA_GEN_THUEMORSE, SA_GEN_ZEROS };
+    static const int32_t rsizes[] = { 1000, 8191 };
+    static const char *const names[] = { "repeat", "longperiod", "dna", "fibonacci",
+                                         "thuemorse", "zeros" };
+    pc_error err;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 6; k++) {
+            int32_t n = rsizes[s];
+            uint8_t *T = make(n);
+            size_t block = kinds[k] == SA_GEN_DNA ? 2048 : (size_t)n / 7;
+            if (kinds[k] != SA_GEN_REPEAT && kinds[k] != SA_GEN_LONGPERIOD && kinds[k] != SA_GEN_DNA)
+                block = 0;
+            ck_assert_int_eq(sa_gen_text_block(kinds[k], (uint64_t)s, NULL, 0, block, T, (size_t)n,
+                                               &err), 0);
+            check(T, n, names[k]);
+            pc_free(T);
+        }
+}
+END_TEST
+
+/* Builds with the named implementation (threads as given) and checks SA
+ * with Burkhardt-Kaerkkaeinen, Kasai's LCP with the Phi method; returns
+ * the SA (caller frees) so that two implementations can be compared. */
+static int32_t *build_checked(const char *name, const uint8_t *T, int32_t n, int threads,
+                              const char *label)
+{
+    const sa_impl *im = sa_impl_find(name);
+    ck_assert_ptr_nonnull(im);
+    int32_t *SA = pc_malloc_array((size_t)n + 1, sizeof *SA);
+    int32_t *LCP = pc_malloc_array((size_t)n + 1, sizeof *LCP);
+    ck_assert(SA && LCP);
+    pc_error err;
+    ck_assert_int_eq(im->build(T, n, SA, threads, &err), 0);
+    ck_assert_msg(sa_oracle_check_sa(T, n, SA, &err) == 0, "%s on %s: %s", name, label, err.msg);
+    ck_assert_int_eq(sa_lcp_kasai(T, SA, n, LCP, threads, &err), 0);
+    ck_assert_msg(sa_oracle_check_lcp(T, n, SA, LCP, &err) == 0, "%s on %s: %s", name, label, err.msg);
+    pc_free(LCP);
+    return SA;
+}
+
+/* sais on repetitive texts of 2^18 bytes, beyond what seq and omp finish
+ * quickly: many gather blocks per pass and deep recursions, 1 and 2
+ * threads identical to each other (and to divsufsort where built in). */
+START_TEST(sais_large_repetitive)
+{
+    static const int kinds[] = { SA_GEN_REPEAT, SA_GEN_LONGPERIOD, SA_GEN_DNA, SA_GEN_FIBONACCI,
+                                 SA_GEN_THUEMORSE, SA_GEN_TEXT };
+    const int32_t n = (1 << 18) + 3;
+    uint8_t *T = make(n);
+    pc_error err;
+    char why[256];
+    const sa_impl *dss = sa_impl_find("divsufsort");
+    int have_dss = dss && dss->available(why, sizeof why);
+    for (int k = 0; k < 6; k++) {
+        size_t block = kinds[k] == SA_GEN_TEXT || kinds[k] == SA_GEN_FIBONACCI
+                       || kinds[k] == SA_GEN_THUEMORSE ? 0 : 4099;
+        ck_assert_int_eq(sa_gen_text_block(kinds[k], 40 + (uint64_t)k, NULL, 0, block, T,
+                                           (size_t)n, &err), 0);
+        char label[32];
+        snprintf(label, sizeof label, "kind %d", kinds[k]);
+        int32_t *a = build_checked("sais", T, n, 1, label);
+        sa_sais_test_par_min(4096); /* the ring of gather blocks, on 2^18 */
+        int32_t *b = build_checked("sais", T, n, 2, label);
+        sa_sais_test_par_min(0);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais 1 vs 2 threads on %s", label);
+        if (have_dss) {
+            pc_free(b);
+            b = build_checked("divsufsort", T, n, 1, label);
+            ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais vs divsufsort on %s", label);
+        }
+        pc_free(a);
+        pc_free(b);
+    }
+    pc_free(T);
+}
+END_TEST
+
 START_TEST(size_refused)
 {
     pc_error err;
@@ -122,6 +206,8 @@ static Suite *suite_adversarial(void)
     tcase_add_test(tc, periods);
     tcase_add_test(tc, words);
     tcase_add_test(tc, repeated_block_and_trailing_nuls);
+    tcase_add_test(tc, repetitive_kinds);
+    tcase_add_test(tc, sais_large_repetitive);
     tcase_add_test(tc, size_refused);
     suite_add_tcase(s, tc);
     return s;

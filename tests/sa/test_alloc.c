@@ -64,8 +64,8 @@ static void run_loops(int32_t n, int threads)
     ctx c = { .threads = threads, .T = T, .n = n };
     c.SA = malloc(sizeof(int32_t) * (size_t)n);
     c.LCP = malloc(sizeof(int32_t) * (size_t)n);
-    sa_build_fn fns[] = { sa_build_seq, sa_build_omp };
-    for (int k = 0; k < 2; k++) {
+    sa_build_fn fns[] = { sa_build_seq, sa_build_omp, sa_build_sais };
+    for (int k = 0; k < 3; k++) {
         c.build = fns[k];
         long points = pc_test_alloc_loop(op_build, NULL, &c, 10000);
         ck_assert_int_ge(points, 1);
@@ -82,7 +82,12 @@ static void run_loops(int32_t n, int threads)
 START_TEST(construction_small) { run_loops(3000, 1); }
 END_TEST
 
-START_TEST(construction_parallel) { run_loops(70000, 2); }
+START_TEST(construction_parallel)
+{
+    sa_sais_test_par_min(4096); /* sais's ring and histograms are taken too */
+    run_loops(70000, 2);
+    sa_sais_test_par_min(0);
+}
 END_TEST
 
 START_TEST(file_loading)

@@ -82,6 +82,56 @@ START_TEST(gen_allocation_failures)
 }
 END_TEST
 
+/* Smallest p >= 1 with b[i] == b[i+p] for all i (n if none). */
+static size_t period_of(const uint8_t *b, size_t n)
+{
+    size_t p = 1;
+    while (p < n && memcmp(b, b + p, n - p) != 0)
+        p++;
+    return p;
+}
+
+START_TEST(repetitive_kinds_are_what_they_say)
+{
+    enum { N = 70000 };
+    static uint8_t a[N], b[N];
+    pc_error err;
+    ck_assert_int_eq(sa_gen_kind_parse("repeat"), SA_GEN_REPEAT);
+    ck_assert_int_eq(sa_gen_kind_parse("longperiod"), SA_GEN_LONGPERIOD);
+    ck_assert_int_eq(sa_gen_kind_parse("dna"), SA_GEN_DNA);
+    /* repeat: the block comes back whole; default block n/64 */
+    ck_assert_int_eq(sa_gen_text_block(SA_GEN_REPEAT, 3, NULL, 0, 1000, a, N, &err), 0);
+    ck_assert_uint_eq(period_of(a, N), 1000);
+    ck_assert_int_eq(sa_gen_text_block(SA_GEN_REPEAT, 3, NULL, 0, 0, a, 64000, &err), 0);
+    ck_assert_uint_eq(period_of(a, 64000), 1000);
+    /* longperiod: acgt only, the period given or drawn in [2^12, 2^16] */
+    ck_assert_int_eq(sa_gen_text_block(SA_GEN_LONGPERIOD, 4, NULL, 0, 5000, a, N, &err), 0);
+    ck_assert_uint_eq(period_of(a, N), 5000);
+    for (uint64_t seed = 0; seed < 3; seed++) {
+        ck_assert_int_eq(sa_gen_text(SA_GEN_LONGPERIOD, seed, NULL, 0, a, N, &err), 0);
+        size_t p = period_of(a, N);
+        ck_assert(p >= 4096 && (p <= 65536 || p == N));
+    }
+    /* dna: acgt, with repeats far longer than a random text's */
+    ck_assert_int_eq(sa_gen_text(SA_GEN_DNA, 5, NULL, 0, a, N, &err), 0);
+    for (size_t i = 0; i < N; i++)
+        ck_assert_msg(strchr("acgt", a[i]) && a[i], "byte %zu is %d", i, a[i]);
+    int long_repeat = 0;
+    for (size_t at = 20000; at + 64 <= N && !long_repeat; at += 1000)
+        for (size_t j = 0; j + 64 <= at && !long_repeat; j++)
+            long_repeat = !memcmp(a + at, a + j, 64);
+    ck_assert_msg(long_repeat, "no 64-byte repeat found in the dna text");
+    /* every kind: a function of (kind, seed, block, n) */
+    for (int kind = SA_GEN_REPEAT; kind <= SA_GEN_DNA; kind++) {
+        ck_assert_int_eq(sa_gen_text_block(kind, 9, NULL, 0, 777, a, N, &err), 0);
+        ck_assert_int_eq(sa_gen_text_block(kind, 9, NULL, 0, 777, b, N, &err), 0);
+        ck_assert(!memcmp(a, b, N));
+        ck_assert_int_eq(sa_gen_text_block(kind, 10, NULL, 0, 777, b, N, &err), 0);
+        ck_assert(memcmp(a, b, N) != 0);
+    }
+}
+END_TEST
+
 static Suite *suite_gen(void)
 {
     Suite *s = suite_create("sa_gen");
@@ -89,6 +139,7 @@ static Suite *suite_gen(void)
     tcase_add_test(tc, words_are_exact);
     tcase_add_test(tc, periodic_has_a_short_period);
     tcase_add_test(tc, markov_text_follows_training);
+    tcase_add_test(tc, repetitive_kinds_are_what_they_say);
     tcase_add_test(tc, gen_allocation_failures);
     suite_add_tcase(s, tc);
     return s;

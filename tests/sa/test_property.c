@@ -1,5 +1,6 @@
 /* test_property.c - hundreds of seeded random texts (sizes 0..2^14,
- * alphabets of 2, 4, 26 and 256 symbols) against the naive oracle. */
+ * alphabets of 2, 4, 26 and 256 symbols) and of repetitive kinds (up to
+ * 2^12) against the naive oracle. */
 #include "pc_rng.h"
 #include "sa_testlib.h"
 
@@ -26,11 +27,39 @@ START_TEST(random_texts)
 }
 END_TEST
 
+/* Seeded texts of the repetitive kinds (random block and period sizes),
+ * up to 4 KiB: the naive oracle sorts them by memcmp over long repeats. */
+START_TEST(random_repetitive_texts)
+{
+    static const int kinds[] = { SA_GEN_REPEAT, SA_GEN_LONGPERIOD, SA_GEN_DNA, SA_GEN_PERIODIC,
+                                 SA_GEN_FIBONACCI, SA_GEN_THUEMORSE, SA_GEN_ZEROS };
+    pc_rng r;
+    pc_rng_seed(&r, 20261125 + (uint64_t)_i);
+    uint8_t *T = pc_malloc(4097);
+    ck_assert(T != NULL);
+    pc_error err;
+    for (int k = 0; k < 70; k++) {
+        int kind = kinds[k % 7];
+        int32_t n = (int32_t)pc_rng_below(&r, (uint64_t)1 << (1 + pc_rng_below(&r, 12)));
+        size_t block = 1 + (size_t)pc_rng_below(&r, n / 2 + 300);
+        if (kind != SA_GEN_REPEAT && kind != SA_GEN_LONGPERIOD && kind != SA_GEN_DNA)
+            block = 0;
+        ck_assert_int_eq(sa_gen_text_block(kind, pc_rng_below(&r, 1000), NULL, 0, block, T,
+                                           (size_t)n, &err), 0);
+        char label[64];
+        snprintf(label, sizeof label, "seed %d input %d kind %d", _i, k, kind);
+        ck_assert_int_ge(sa_test_all_impls(T, n, 2, 1, label), 2);
+    }
+    pc_free(T);
+}
+END_TEST
+
 static Suite *suite_property(void)
 {
     Suite *s = suite_create("sa_property");
     TCase *tc = pc_tcase("property");
     tcase_add_loop_test(tc, random_texts, 0, 4); /* 4 x 100 inputs */
+    tcase_add_loop_test(tc, random_repetitive_texts, 0, 2); /* 2 x 70 inputs */
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,189 @@
+/* sa_sais.c - the `sais` implementation: suffix sorting by induced sorting
+ * (SA-IS, Nong, Zhang and Chan 2009), linear work whatever the repeats.
+ *
+ * One level: put the LMS suffixes at their bucket ends, induce the L-type
+ * suffixes left to right and the S-type ones right to left, which sorts
+ * the LMS substrings; name them, and when two are equal sort the reduced
+ * string of names recursively (its length is at most n/2); then place the
+ * LMS suffixes in their final order and induce once more. The passes are
+ * in sa_sais_level.h, written once for byte texts and for the int32
+ * reduced strings.
+ *
+ * All work arrays are 32-bit: n <= SA_MAX_N = 2^31 - 1 (sa_check_size
+ * refuses larger inputs before anything is built), and the flags of the
+ * passes use the sign bit, free because positions stay below 2^31 - 1.
+ *
+ * Memory beyond T (n) and SA (4n): the reduced string and its suffix array
+ * share SA; each level takes two bucket arrays of K int32 (K = its
+ * alphabet: 256 at the top, at most m <= n/2 names below), released across
+ * the recursion when large: at most 4n, so construction stays within 9n
+ * (+ 512 KB of gather slots per thread from n = 2^20 on) and the Kasai LCP
+ * afterwards (LCP 4n + inverse SA 4n) within 13n.
+ *
+ * Threads: the byte histogram is counted in parallel blocks; each induce
+ * step depends on the bucket heads of the steps before, so one thread
+ * writes every entry, while the others gather ahead of it the text symbols
+ * (the random reads) of the blocks to come (sa_sais_level.h, induce). */
+#define _POSIX_C_SOURCE 200809L
+#include <sched.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "pc_alloc.h"
+#include "sa.h"
+
+/* Each parallel region (the histogram, every induce pass) ends by waiting
+ * for the helper threads to have run at all: on a loaded machine that is
+ * a scheduling delay of milliseconds, more than a pass over fewer than
+ * 2^20 entries takes (at 200 KB two threads ran 3x slower than one with a
+ * threshold of 65536). Below this size everything runs on one thread.
+ * sa_sais_test_par_min lowers it so that the tests reach the parallel
+ * paths on small inputs. */
+static int32_t g_sais_par_induce_min = 1 << 20;
+
+void sa_sais_test_par_min(int32_t n) { g_sais_par_induce_min = n > 0 ? n : 1 << 20; }
+
+/* Bucket arrays larger than this many entries are freed while the level
+ * recurses (they would otherwise add up across levels). */
+#define SAIS_KEEP_MAX 65536
+
+/* B[c] = first slot of bucket c (C = sizes). */
+static void sais_bucket_starts(const int32_t *C, int32_t *B, int32_t K)
+{
+    int32_t sum = 0;
+    for (int32_t c = 0; c < K; c++) {
+        B[c] = sum;
+        sum += C[c];
+    }
+}
+
+/* B[c] = one past the last slot of bucket c (C = sizes). */
+static void sais_bucket_ends(const int32_t *C, int32_t *B, int32_t K)
+{
+    int32_t sum = 0;
+    for (int32_t c = 0; c < K; c++) {
+        sum += C[c];
+        B[c] = sum;
+    }
+}
+
+/* 1 when a level's bucket arrays are small enough to keep across its
+ * recursion. */
+static int sais_keep_buckets(int32_t K) { return K <= SAIS_KEEP_MAX; }
+
+/* Takes the two bucket arrays of a level (*C, 2K entries: sizes, then
+ * pointers) and, when the histogram is counted in parallel, one histogram
+ * per thread (*H, else NULL). Returns PC_OK or PC_ENOMEM with nothing
+ * held. */
+static int sais_buckets_alloc(int32_t n, int32_t K, int threads, int32_t **C, int32_t **H,
+                              pc_error *err)
+{
+    *C = pc_malloc_array(2 * (size_t)K, sizeof **C);
+    *H = NULL;
+    if (*C && threads > 1 && n >= g_sais_par_induce_min && K <= 4096) {
+        *H = pc_malloc_array((size_t)threads * (size_t)K, sizeof **H);
+        if (!*H) {
+            pc_free(*C);
+            *C = NULL;
+        }
+    }
+    return *C ? PC_OK : pc_error_nomem(err, "SA-IS bucket arrays");
+}
+
+/* What a pass of the induce step gathers for one entry: the bucket of the
+ * suffix to induce (-1: none) and the entry to write there. */
+typedef struct sais_slot {
+    int32_t c, v;
+} sais_slot;
+
+/* Per construction: threads, entries per block of an induce pass, and a
+ * ring of blocks of gather slots with the number of the block each holds
+ * (-1: none). */
+typedef struct sais_ctx {
+    int threads, ring;
+    int32_t block;
+    sais_slot *buf;
+    int32_t *tag;
+} sais_ctx;
+
+/* Entries per block of an induce pass (128 KB of slots): blocks are
+ * handed over without barriers, so they can be small enough for a block
+ * to stay in the cache from its gather to its scatter. */
+#define SAIS_BLOCK 16384
+
+/* SA entries are read by gathering threads while the scattering thread
+ * writes others (or the same, which the scatter then detects): relaxed
+ * atomics, plain moves on common hardware. */
+static inline int32_t sais_load(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void sais_store(int32_t *p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+/* The suffix an entry names, flagged or not. */
+static inline int32_t sais_unflag(int32_t v) { return v ^ (v >> 31); }
+
+/* [lo, hi) of block k of a pass: counted from the left for the L pass,
+ * from the right for the S pass. */
+static inline void sais_block_range(int32_t n, int32_t block, int32_t k, int spass, int32_t *lo,
+                                    int32_t *hi)
+{
+    int64_t a = (int64_t)k * block, b = a + block < n ? a + block : n;
+    *lo = (int32_t)(spass ? n - b : a);
+    *hi = (int32_t)(spass ? n - a : b);
+}
+
+static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, sais_ctx *x,
+                          pc_error *err);
+
+#define SAIS_CH uint8_t
+#define SAIS_FN(x) sais_##x##_u8
+#define SAIS_BIG_K 0
+#include "sa_sais_level.h"
+#undef SAIS_CH
+#undef SAIS_FN
+#undef SAIS_BIG_K
+
+#define SAIS_CH int32_t
+#define SAIS_FN(x) sais_##x##_i32
+#define SAIS_BIG_K 1
+#include "sa_sais_level.h"
+#undef SAIS_CH
+#undef SAIS_FN
+#undef SAIS_BIG_K
+
+/* 1 when no byte of T is below the next one (every suffix L-type, as in
+ * a run of equal bytes): each suffix then prefixes or exceeds the ones
+ * after it, and the suffix array is n-1, ..., 0. */
+static int sais_nonincreasing(const uint8_t *T, int32_t n)
+{
+    int32_t i = 1;
+    while (i < n && T[i - 1] >= T[i])
+        i++;
+    return i >= n;
+}
+
+int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err)
+{
+    if (n <= 0)
+        return PC_OK;
+    if (threads < 1)
+        threads = 1;
+    if (sais_nonincreasing(T, n)) {
+        for (int32_t i = 0; i < n; i++)
+            SA[i] = n - 1 - i;
+        return PC_OK;
+    }
+    /* no ring where no pass runs in parallel (the reduced strings are
+     * shorter than T): small inputs stay within 13n */
+    int par = threads > 1 && n >= g_sais_par_induce_min;
+    sais_ctx x = { .threads = threads, .ring = par ? 4 * threads : 0, .block = SAIS_BLOCK };
+    x.buf = pc_malloc_array((size_t)x.ring * (size_t)x.block + 1, sizeof(sais_slot));
+    x.tag = x.buf ? pc_malloc_array((size_t)x.ring + 1, sizeof(int32_t)) : NULL;
+    if (!x.tag) {
+        pc_free(x.buf);
+        return pc_error_nomem(err, "SA-IS gather blocks");
+    }
+    int rc = sais_level_u8(T, SA, n, 256, &x, err);
+    pc_free(x.buf);
+    pc_free(x.tag);
+    return rc;
+}
