@@ -2,7 +2,10 @@
 # ci/cuda_race.sh [BUILD_DIR] - `make check-cuda-race`: compute-sanitizer
 # --tool racecheck (shared-memory hazards) and --tool synccheck (invalid
 # __syncthreads / warp-sync use) over the CUDA test binaries of BUILD_DIR.
-# Any hazard or error fails. Without a GPU (or without compute-sanitizer)
+# Any hazard or error fails. Under racecheck a kernel runs hundreds of times
+# slower, so the SpMM suite runs its "basic" case (every kernel on the small
+# irregular matrices; CUDA_RACE_SPMM_CASE overrides) and each run is limited
+# to CUDA_RACE_TIMEOUT seconds (default 240; a run cut short fails). Without a GPU (or without compute-sanitizer)
 # every run is SKIPPED with the reason. Ends with "N passed, N failed, N skipped".
 set -u
 B=${1:-build}
@@ -19,7 +22,9 @@ for b in "${bins[@]}"; do
     log=$(mktemp)
     start=$SECONDS
     # Check's fork mode would hide the children from the tool
-    CK_FORK=no "$CS" --tool "$tool" --error-exitcode 66 --print-limit 20 "$b" >"$log" 2>&1
+    case=""
+    [ "$(basename "$b")" = test_spmm_cuda ] && case=${CUDA_RACE_SPMM_CASE:-basic}
+    env ${case:+CK_RUN_CASE=$case} CK_FORK=no timeout "${CUDA_RACE_TIMEOUT:-240}" "$CS" --tool "$tool" --error-exitcode 66 --print-limit 20 "$b" >"$log" 2>&1
     rc=$?
     if [ $rc -eq 0 ] && grep -q 'ERROR SUMMARY: 0 errors' "$log"; then
       passed=$((passed + 1)); echo "ok   $tool $(basename "$b") ($((SECONDS - start)) s): $(grep -m1 'SUMMARY:' "$log")"

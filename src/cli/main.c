@@ -31,6 +31,7 @@ static void main_usage(FILE *f)
           "  parcheck sa FILE [--impl LIST|all] [--reps R] [--np N] [--threads T] [--json FILE|-]\n"
           "                [--out-sa F] [--out-lcp F]\n"
           "  parcheck pets GRAPH [--impl LIST|all] [--reps R] [--insertion|--append]\n"
+          "                [--threads T] [--select gaps|linear]\n"
           "                [--cl-platform P] [--cl-device D] [--out-schedule F.csv|F.json] [--json FILE|-]\n"
           "                [--procs P [--eta E] [--seed S] [--bandwidth B] [--time-scale U]]\n"
           "                (GRAPH: .dag, or STG, WfCommons JSON or DAX XML imported with --procs)\n"
