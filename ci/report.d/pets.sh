@@ -36,5 +36,8 @@ for c in "${cases[@]}"; do
   done
 done
 # where the time goes: one stacked bar of phases per implementation
-python3 ci/pets_phases.py report || status=1
+# (of the largest generated graph that ran: large, or small in the tiny variant)
+phases=small
+[ -f "$RUNS/pets-large-insertion.json" ] && phases=large
+python3 ci/pets_phases.py "${REPORT_DIR:-report}" "$RUNS/pets-$phases-insertion.json" || status=1
 exit $status
