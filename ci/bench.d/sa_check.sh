@@ -3,7 +3,7 @@
 # ci/bench.d/sa.sh), its SA and LCP written by `parcheck sa --impl
 # divsufsort`, whose oracle time (the O(n) checker inside `parcheck sa`) is
 # the reference; then `parcheck sa check` on those files, in the same run.
-# Issue 13's target: the check within 2x that oracle time. Rows go to
+# The target: the check within 2x that oracle time. Rows go to
 # report/bench.csv, the JSON to report/bench-sa-check-*.json, the verdict
 # line to report/bench-sa-check.txt. SA_CHECK_BENCH_BYTES overrides the size.
 set -u
