@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
+#include "pc_omp.h"
 
 #include "cli.h"
 #include "cli_pets_graph.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
-#include <omp.h>
+#include "pc_omp.h"
 #endif
 
 #include "pc_alloc.h"
@@ -29,7 +29,8 @@ static void omp_frontier(const pets_dag *dag, int32_t level, const int32_t *queu
                          int64_t *sumcost, pets_solution *s, int threads)
 {
     int32_t P = dag->nprocs, nf = end - head;
-    (void)threads; /* unused when built without OpenMP */
+    (void)threads; /* threads and nf are read only by OpenMP pragmas */
+    (void)nf;
 #pragma omp parallel for num_threads(threads) if (threads > 1 && nf >= PETS_OMP_PAR_MIN) schedule(dynamic, 64)
     for (int32_t i = head; i < end; i++) {
         int32_t v = queue[i];

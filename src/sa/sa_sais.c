@@ -28,7 +28,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include <omp.h>
+#include "pc_omp.h"
 
 #include "pc_alloc.h"
 #include "sa.h"

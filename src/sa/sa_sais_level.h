@@ -27,6 +27,7 @@
 static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, int32_t *H,
                            int threads)
 {
+    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     memset(C, 0, sizeof *C * (size_t)K);
     if (!H) {
         for (int32_t i = 0; i < n; i++)
@@ -212,6 +213,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
     }
     int32_t nb = (int32_t)(((int64_t)n + x->block - 1) / x->block);
     int nt = x->ring > 0 && n >= g_sais_par_induce_min ? x->threads : 1;
+    (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t done = 0, next = 0; /* blocks scattered; next block to claim */
     for (int r = 0; r < x->ring; r++)
         x->tag[r] = -1;

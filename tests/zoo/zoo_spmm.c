@@ -47,6 +47,7 @@ static void k_csr_last_entry(const zoo_spmm_in *in, double *Y, int threads)
  * volatile keeps every update in memory, as an unoptimised build would. */
 static void k_row_sum_shared(const zoo_spmm_in *in, double *Y, int threads)
 {
+    (void)threads; /* read only by OpenMP pragmas */
     const spmm_csr *A = &in->csr;
     volatile double sum = 0;
     #pragma omp parallel for num_threads(threads) schedule(static, 4)
@@ -67,6 +68,7 @@ static void k_row_sum_shared(const zoo_spmm_in *in, double *Y, int threads)
  * the race detector does (ci/race.sh runs it through --race). */
 static void k_row_range_shared(const zoo_spmm_in *in, double *Y, int threads)
 {
+    (void)threads; /* read only by OpenMP pragmas */
     const spmm_csr *A = &in->csr;
     const int32_t chunk = 8;
     volatile int32_t r0 = 0, r1 = 0;

@@ -63,6 +63,7 @@ int32_t *sam_lcp(const sam_ctx *c, const uint8_t *T, const int32_t *SA, const ui
     pc_free(got);
     uint32_t *plcp = sam_alloc(c, b + 1, sizeof *plcp, "PLCP");
     int T_ = b < 65536 ? 1 : c->threads;
+    (void)T_; /* read only by the OpenMP pragma */
 #pragma omp parallel num_threads(T_)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
