@@ -86,15 +86,17 @@ static void random_dag(pc_rng *r, int n, int P, int maxc, pets_dag *d)
         perm[j] = t;
     }
     int ne = 0;
-    for (int b = 1; b < n; b++)
+    for (int b = 1; b < n; b++) {
+        int first = ne; /* the edges into b drawn so far are e[first .. ne) */
         for (int k = 0; k < 4 && ne < n * 4; k++) {
             int a = (int)(pc_rng_below(r, (uint64_t)b));
             int dup = 0;
-            for (int x = ne - k; x < ne; x++)
+            for (int x = first; x < ne; x++)
                 dup |= e[x].from == perm[a];
             if (!dup && pc_rng_below(r, 2))
                 e[ne++] = (pets_edge){perm[a], perm[b], (int64_t)(pc_rng_below(r, (uint64_t)maxc)), 0};
         }
+    }
     pc_error err;
     ck_assert_msg(pets_dag_build(d, n, P, cost, e, ne, NULL, &err) == 0, "%s", err.msg);
     free(cost);
