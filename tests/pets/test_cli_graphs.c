@@ -151,6 +151,41 @@ START_TEST(dag_and_unknown_files)
 }
 END_TEST
 
+/* PARCHECK_FAIL_ALLOC=N on each allocation of `pets FILE` for every
+ * format: a clean exit naming the failure, never a crash, until the run
+ * needs no more allocations and passes. */
+START_TEST(direct_alloc_failures)
+{
+    const char *fmt = g_cases[_i].format, *opts = g_cases[_i].opts;
+    const char *data = tu_data(g_cases[_i].file);
+    if (!data || access(data, R_OK) != 0)
+        PC_SKIP("no shared data");
+    if (!pets_import_available(fmt))
+        PC_SKIP("importer not in this build");
+    int n = 1;
+    for (; n < 2000; n++) {
+        char *out = NULL, *err = NULL, cmd[8192];
+        snprintf(cmd, sizeof cmd, "PARCHECK_FAIL_ALLOC=%d %s pets %s %s --impl serial --reps 1", n,
+                 pc_test_bin(), data, opts);
+        int rc = pc_test_shell(cmd, &out, &err);
+        if (rc == 0) {
+            free(out);
+            free(err);
+            break;
+        }
+        /* reading and the oracle fail on stderr; a failed implementation
+         * is a row of the table whose reason says so */
+        ck_assert_msg(rc == 1 || rc == 2, "%s, allocation %d: exit %d: %s", fmt, n, rc, err);
+        ck_assert_msg(strstr(err, "out of memory") || strstr(out, "out of memory"),
+                      "%s, allocation %d: %s%s", fmt, n, out, err);
+        free(out);
+        free(err);
+    }
+    ck_assert_int_gt(n, 5);
+    ck_assert_int_lt(n, 2000);
+}
+END_TEST
+
 static Suite *suite_graphs(void)
 {
     Suite *s = suite_create("pets_cli_graphs");
@@ -160,6 +195,7 @@ static Suite *suite_graphs(void)
     tcase_add_loop_test(tc, direct_equals_import, 0, n);
     tcase_add_loop_test(tc, procs_required, 0, n);
     tcase_add_test(tc, dag_and_unknown_files);
+    tcase_add_loop_test(tc, direct_alloc_failures, 0, n);
     suite_add_tcase(s, tc);
     return s;
 }
