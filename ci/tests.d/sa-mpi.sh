@@ -41,36 +41,55 @@ ref() {
   touch "$W/ref.sa" "$W/ref.lcp"
 }
 
-# run LABEL FILE NP THREADS [program options]: one mpirun against the ref
-run() {
-  local label=$1 f=$2 np=$3 thr=$4
-  shift 4
-  rm -f "$W"/m.*
-  if ! OMP_NUM_THREADS=$thr timeout 300 "${MPIRUN[@]}" -np "$np" "$M" "$f" --sa "$W/m.sa" \
-       --lcp "$W/m.lcp" --stats "$W/m.st" --quiet "$@" >"$W/m.log" 2>&1; then
-    fail "$label np=$np t=$thr: exit status $? $(head -c 400 "$W/m.log")"
+# run_into DIR LABEL FILE NP THREADS [program options]: one mpirun against
+# the ref, its verdict ("pass" or the failure) in DIR/verdict. DIR is the
+# run's own: its outputs and TMPDIR (Open MPI's session directory), so that
+# several runs can go at once.
+run_into() {
+  local d=$1 label=$2 f=$3 np=$4 thr=$5
+  shift 5
+  rm -rf "$d" && mkdir -p "$d/tmp"
+  local why=""
+  if ! TMPDIR=$d/tmp OMP_NUM_THREADS=$thr timeout 300 "${MPIRUN[@]}" -np "$np" "$M" "$f" --sa "$d/m.sa" \
+       --lcp "$d/m.lcp" --stats "$d/m.st" --quiet "$@" >"$d/m.log" 2>&1; then
+    echo "$label np=$np t=$thr: exit status $? $(head -c 400 "$d/m.log")" >"$d/verdict"
     return
   fi
-  touch "$W/m.sa" "$W/m.lcp"
-  local why=""
-  cmp -s "$W/m.sa" "$W/ref.sa" || why="SA differs from seq;"
-  cmp -s "$W/m.lcp" "$W/ref.lcp" || why="$why LCP differs from seq;"
+  touch "$d/m.sa" "$d/m.lcp"
+  cmp -s "$d/m.sa" "$W/ref.sa" || why="SA differs from seq;"
+  cmp -s "$d/m.lcp" "$W/ref.lcp" || why="$why LCP differs from seq;"
   local len pos
-  len=$(grep -o 'lrs_len=-\?[0-9]*' "$W/m.st" | cut -d= -f2)
-  pos=$(grep -o 'lrs_pos=-\?[0-9]*' "$W/m.st" | cut -d= -f2)
+  len=$(grep -o 'lrs_len=-\?[0-9]*' "$d/m.st" | cut -d= -f2)
+  pos=$(grep -o 'lrs_pos=-\?[0-9]*' "$d/m.st" | cut -d= -f2)
   [ "$len" = "$(json_int lrs_length "$W/ref.json")" ] || why="$why LRS length $len;"
   [ "$pos" = "$(json_int lrs_pos "$W/ref.json")" ] || why="$why LRS position $pos;"
-  if [ -n "$why" ]; then fail "$label np=$np t=$thr: $why"; else pass; fi
+  if [ -n "$why" ]; then echo "$label np=$np t=$thr: $why" >"$d/verdict"; else echo pass >"$d/verdict"; fi
 }
 
-# case LABEL FILE [NP...]: ref once, then every np (default 1 2 3 4)
+# tally_run DIR: count the verdict of one run_into
+tally_run() {
+  local v
+  v=$(cat "$1/verdict" 2>/dev/null || echo "${1##*/}: no verdict")
+  if [ "$v" = pass ]; then pass; else fail "$v"; fi
+}
+
+# run LABEL FILE NP THREADS [program options]: one mpirun against the ref
+run() {
+  run_into "$W/run" "$@"
+  tally_run "$W/run"
+}
+
+# case LABEL FILE [NP...]: ref once, then every np (default 1 2 3 4), the
+# runs side by side (mpirun start-up is mostly waiting, not computing)
 case_() {
   local label=$1 f=$2
   shift 2
   ref "$f" || return
   local nps=("$@")
   [ ${#nps[@]} -gt 0 ] || nps=(1 2 3 4)
-  for np in "${nps[@]}"; do run "$label" "$f" "$np" 1; done
+  for np in "${nps[@]}"; do run_into "$W/run$np" "$label" "$f" "$np" 1 & done
+  wait
+  for np in "${nps[@]}"; do tally_run "$W/run$np"; done
   echo "ok $label (n=$(stat -c %s "$f"), np ${nps[*]})"
 }
 
