@@ -56,12 +56,17 @@ int sa_cuda_available(char *why, size_t why_len);
 int sa_build_cuda(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 int sa_build_cuda_ms(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
+/* The engine's execution models (sa_cuda_run's model): cuda (one stream),
+ * cuda-ms (chunked, pinned, overlapped transfers) and cuda-dc (rounds over
+ * the compacted unsorted suffixes once they fit, one stream). */
+enum { SA_CUDA_ONE_STREAM = 0, SA_CUDA_MULTI_STREAM = 1, SA_CUDA_DISCARD = 2 };
+
 /* Full run: SA and, when LCP != NULL, the LCP array (LCP[0] = 0) computed
  * on the device by Phi / permuted LCP when the longest repeat is short
  * enough for it (see the README), else by Kasai on `threads` host threads.
- * multi_stream selects cuda-ms (chunked, pinned, overlapped transfers;
- * the SA download overlaps the LCP kernels). stats may be NULL. */
-int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int multi_stream,
+ * model is one of the SA_CUDA_* above (in cuda-ms the SA download
+ * overlaps the LCP kernels). stats may be NULL. */
+int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int model,
                 int threads, sa_cuda_stats *stats, pc_error *err);
 
 /* Device memory is kept between calls in a memory pool of this module
