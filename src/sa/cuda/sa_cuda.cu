@@ -59,6 +59,11 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         mx = std::max(mx, b);
         PC_CU(sa_cub_longest(NULL, b, K0, c->cnt, n, s0), "sizing the reduction");
         mx = std::max(mx, b);
+        if (c->discard) {
+            if ((rc = sa_cuda_compact_tmp(c, &b, err)))
+                return rc;
+            mx = std::max(mx, b);
+        }
         c->tmp_bytes = mx;
         if ((rc = sa_cuda_dev_alloc(c, &c->tmp, mx, "CUB temporary storage", err)))
             return rc;
@@ -108,6 +113,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         if ((rc = sa_cuda_pool_high(&st->pool_peak_bytes, err)))
             return rc;
         st->rounds = ro.rounds;
+        st->compact_rounds = ro.compact_rounds;
         st->max_batches = ro.max_batches;
         st->group_batches = ro.groups;
         st->longest_group = io.longest;
@@ -159,6 +165,12 @@ extern "C" int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LC
 extern "C" int sa_build_cuda(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err)
 {
     return sa_cuda_run(T, n, SA, NULL, SA_CUDA_ONE_STREAM, threads, NULL, err);
+}
+
+extern "C" int sa_build_cuda_dc(const uint8_t *T, int32_t n, int32_t *SA, int threads,
+                                pc_error *err)
+{
+    return sa_cuda_run(T, n, SA, NULL, SA_CUDA_DISCARD, threads, NULL, err);
 }
 
 extern "C" int sa_build_cuda_ms(const uint8_t *T, int32_t n, int32_t *SA, int threads,

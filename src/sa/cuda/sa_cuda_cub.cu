@@ -190,3 +190,77 @@ cudaError_t sa_cub_count(void *tmp, size_t &bytes, const uint32_t *act, i64 *out
     auto in = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0), popc_word{ act });
     return cub::DeviceReduce::Sum(tmp, bytes, in, out, words, s);
 }
+
+/* ---- the compacted rounds of cuda-dc ---- */
+
+/* Sorted item t of a compacted round, key (head << b2) | key2: group start
+ * (x) and subgroup start (y) flags, as the item index or 0. */
+struct dc_split_in {
+    const uint64_t *K;
+    int b2;
+    __host__ __device__ int2 operator()(i64 t) const
+    {
+        int gs = t == 0 || (K[t - 1] >> b2) != (K[t] >> b2);
+        int ss = gs || K[t - 1] != K[t];
+        return make_int2(gs ? (int)t : 0, ss ? (int)t : 0);
+    }
+};
+
+/* Item t's new head and its SA slot: the group's slots start at its head. */
+struct dc_split_out {
+    const uint64_t *K;
+    int b2;
+    const int32_t *V;
+    uint32_t *NH;
+    int32_t *SA;
+    __host__ __device__ void operator()(ptrdiff_t t, int2 r) const
+    {
+        uint32_t g = (uint32_t)(K[t] >> b2);
+        NH[t] = g + (uint32_t)(r.y - r.x);
+        SA[g + (uint32_t)(t - r.x)] = V[t];
+    }
+};
+
+/* Item t stays unsorted: a neighbour has its new head. */
+struct dc_keep {
+    const uint32_t *NH;
+    i64 m;
+    __host__ __device__ bool operator()(i64 t) const
+    {
+        uint32_t g = NH[t];
+        return (t > 0 && NH[t - 1] == g) || (t + 1 < m && NH[t + 1] == g);
+    }
+};
+
+/* A text position whose active bit is set. */
+struct dc_active {
+    const uint32_t *act;
+    __host__ __device__ bool operator()(int32_t i) const { return (act[i >> 5] >> (i & 31)) & 1u; }
+};
+
+cudaError_t sa_cub_sort64(void *tmp, size_t &bytes, cub::DoubleBuffer<uint64_t> &k,
+                          cub::DoubleBuffer<int32_t> &v, i64 m, int end_bit, cudaStream_t s)
+{
+    return cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, (int)m, 0, end_bit, s);
+}
+
+cudaError_t sa_cub_select_slots(void *tmp, size_t &bytes, const int32_t *SA, const uint32_t *act,
+                                int32_t *out, i64 *count, i64 n, cudaStream_t s)
+{
+    return cub::DeviceSelect::If(tmp, bytes, SA, out, count, n, dc_active{ act }, s);
+}
+
+cudaError_t sa_cub_dc_split(void *tmp, size_t &bytes, const uint64_t *K, int b2, const int32_t *V,
+                            uint32_t *NH, int32_t *SA, i64 m, cudaStream_t s)
+{
+    auto in = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0), dc_split_in{ K, b2 });
+    auto out = thrust::make_tabulate_output_iterator(dc_split_out{ K, b2, V, NH, SA });
+    return cub::DeviceScan::InclusiveScan(tmp, bytes, in, out, max_int2(), m, s);
+}
+
+cudaError_t sa_cub_dc_keep(void *tmp, size_t &bytes, const int32_t *V, const uint32_t *NH,
+                           int32_t *out, i64 *count, i64 m, cudaStream_t s)
+{
+    auto flags = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0), dc_keep{ NH, m });
+    return cub::DeviceSelect::Flagged(tmp, bytes, V, flags, out, count, m, s);
+}

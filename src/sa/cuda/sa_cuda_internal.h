@@ -149,6 +149,21 @@ cudaError_t sa_cub_longest(void *tmp, size_t &bytes, const uint32_t *H, i64 *out
 cudaError_t sa_cub_count(void *tmp, size_t &bytes, const uint32_t *act, i64 *out, i64 words,
                          cudaStream_t s);
 
+/* cuda-dc's compacted rounds: stable pairs sort on 64-bit keys, bits [0, end_bit). */
+cudaError_t sa_cub_sort64(void *tmp, size_t &bytes, cub::DoubleBuffer<uint64_t> &k,
+                          cub::DoubleBuffer<int32_t> &v, i64 m, int end_bit, cudaStream_t s);
+/* The suffixes SA[j] whose active bit is set, in SA order. */
+cudaError_t sa_cub_select_slots(void *tmp, size_t &bytes, const int32_t *SA, const uint32_t *act,
+                                int32_t *out, i64 *count, i64 n, cudaStream_t s);
+/* Splits m items sorted by K = (head << b2) | key2 (suffixes V): new heads
+ * NH, and each suffix in its SA slot. */
+cudaError_t sa_cub_dc_split(void *tmp, size_t &bytes, const uint64_t *K, int b2, const int32_t *V,
+                            uint32_t *NH, int32_t *SA, i64 m, cudaStream_t s);
+/* The items of V whose new head NH is shared with a neighbour (still
+ * unsorted), in order. */
+cudaError_t sa_cub_dc_keep(void *tmp, size_t &bytes, const int32_t *V, const uint32_t *NH,
+                           int32_t *out, i64 *count, i64 m, cudaStream_t s);
+
 /* ---- sa_cuda_init.cu ---- */
 
 /* Byte histogram of T[0..n) added into hist, on stream s. */

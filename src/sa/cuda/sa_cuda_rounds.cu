@@ -268,6 +268,13 @@ int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err)
     std::vector<batch> plan;
     double tr = pc_time_now();
     while (prev > 0) {
+        if (c->discard && prev <= sa_cuda_compact_cap(c)) {
+            /* cuda-dc: the rest over the compacted unsorted suffixes alone */
+            if ((rc = sa_cuda_compact_rounds(c, &h, prev, &o->compact_rounds, err)))
+                return rc;
+            rounds += o->compact_rounds;
+            break;
+        }
         i64 m = 0, got = 0;
         if (prev <= c->bcap) {
             if ((rc = round_batch(c, h, end_bit, 0, 0, 1, -1, &m, err)))
