@@ -109,11 +109,11 @@ __global__ void k_init_rank(i64 n, const int32_t *SA, const uint32_t *H, int32_t
  * (measured on the H100: 27 ms against 2 x 8.5 ms at n = 10^8), so
  * two more words pay when most groups would otherwise survive 2k
  * characters. The test: 2k characters of the byte distribution's entropy
- * H0 against log2(n) plus a 12-bit margin, because H0 ignores context
+ * H0 against log2(n) plus a margin (12 bits; 24 for cuda-dc), because H0 ignores context
  * (English-like text: H0 = 4.4 bits, but 99.6% of its suffixes still share
  * their first 8 characters with another at n = 10^8; random bytes: 8 bits,
  * none does). Only the speed depends on this choice. */
-static int initial_words(const unsigned *hist, i64 n, int k)
+static int initial_words(const unsigned *hist, i64 n, int k, double margin)
 {
     double h0 = 0;
     for (int x = 0; x < 256; x++)
@@ -121,7 +121,7 @@ static int initial_words(const unsigned *hist, i64 n, int k)
             double p = (double)hist[x] / (double)n;
             h0 -= p * log2(p);
         }
-    return 2.0 * k * h0 < log2((double)n) + 12.0 ? 4 : 2;
+    return 2.0 * k * h0 < log2((double)n) + margin ? 4 : 2;
 }
 
 int sa_cuda_hist(sa_ctx *c, const uint8_t *T, i64 n, unsigned *hist, int blocks, cudaStream_t s,
@@ -147,7 +147,11 @@ int sa_cuda_init_sort(sa_ctx *c, const unsigned *hist, sa_init_out *o, pc_error 
     int b = sa_cuda_bits_for(sigma > 1 ? sigma - 1 : 1);
     int k = 32 / b;
     int kb = k * b;
-    int W = initial_words(hist, n, k);
+    /* cuda-dc's late rounds are cheap, its early ones over nearly all n
+     * suffixes are not: it takes 4 words on a wider margin (measured on the
+     * H100, 64 MB of the generator's text: all suffixes still active after
+     * 10 characters, the round that follows 18 ms against 2 x 4 ms). */
+    int W = initial_words(hist, n, k, c->discard ? 24.0 : 12.0);
     k_recode<<<sa_cuda_grid(c, n), 256, 0, s0>>>(c->T, n, code);
     PC_CU_LAUNCHED("k_recode");
     k_init_first<<<sa_cuda_grid(c, n), 256, 0, s0>>>(c->T, n, b, k, (i64)(W - 1) * k, K0, c->ISA);

@@ -268,12 +268,21 @@ int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err)
     std::vector<batch> plan;
     double tr = pc_time_now();
     while (prev > 0) {
-        if (c->discard && prev <= sa_cuda_compact_cap(c)) {
-            /* cuda-dc: the rest over the compacted unsorted suffixes alone */
-            if ((rc = sa_cuda_compact_rounds(c, &h, prev, &o->compact_rounds, err)))
+        if (c->discard) {
+            /* cuda-dc: once the unsorted suffixes fit, the rest over them
+             * alone. prev counts those at the start of the last round, so
+             * the active bits are counted (n/32 words, a few microseconds). */
+            i64 now = 0;
+            size_t tb = c->tmp_bytes;
+            PC_CU(sa_cub_count(c->tmp, tb, c->act, c->cnt, (n + 31) / 32, s0), "counting active suffixes");
+            if ((rc = sa_cuda_read_count(c, &now, err)))
                 return rc;
-            rounds += o->compact_rounds;
-            break;
+            if (now <= sa_cuda_compact_cap(c)) {
+                if ((rc = sa_cuda_compact_rounds(c, &h, now, &o->compact_rounds, err)))
+                    return rc;
+                rounds += o->compact_rounds;
+                break;
+            }
         }
         i64 m = 0, got = 0;
         if (prev <= c->bcap) {
