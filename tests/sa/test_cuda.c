@@ -161,14 +161,15 @@ END_TEST
 /* Rounds cut into batches, and batches of one group longer than the
  * batch capacity (no sort): small capacities force both on small inputs of
  * every kind; results against seq + Kasai. The same capacity caps
- * cuda-dc's compacted rounds, so that its runs also begin with rounds over
- * SA and switch to the compacted ones midway. */
+ * cuda-dc's compacted rounds (and, times 64, its segmented ranges), so
+ * that its runs also begin with rounds over SA in several ranges, with
+ * groups longer than a range, and switch to the compacted ones midway. */
 START_TEST(batched_rounds)
 {
     NEED_GPU();
     static const long long caps[] = { 1, 7, 64, 1000 };
     static const int32_t sizes[] = { 2, 3, 17, 100, 257, 5000, 65537 };
-    int batched = 0, single = 0, compacted = 0, switched = 0;
+    int batched = 0, single = 0, compacted = 0, switched = 0, dc_ranges = 0, dc_single = 0;
     for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++)
         for (int kind = 0; kind < SA_CUDA_KINDS; kind++)
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
@@ -191,16 +192,20 @@ START_TEST(batched_rounds)
                 single += st.group_batches > 0;
                 compacted += dc.compact_rounds > 0;
                 switched += dc.compact_rounds > 0 && dc.rounds > dc.compact_rounds;
+                dc_ranges += dc.max_batches > 1;
+                dc_single += dc.group_batches > 0;
                 pc_free(T);
                 pc_free(ref);
                 pc_free(refl);
             }
     printf("sa-cuda batched rounds: %d runs cut rounds into batches, %d had one-group batches; "
-           "cuda-dc: %d runs with compacted rounds, %d switched to them after rounds over SA\n",
-           batched, single, compacted, switched);
-    ck_assert_msg(batched > 0 && single > 0 && compacted > 0 && switched > 0,
-                  "batched %d, one-group %d, compacted %d, switched %d: a path was not taken", batched,
-                  single, compacted, switched);
+           "cuda-dc: %d runs with compacted rounds, %d switched to them after rounds over SA, "
+           "%d cut rounds into ranges or batches, %d had one-group ones\n",
+           batched, single, compacted, switched, dc_ranges, dc_single);
+    ck_assert_msg(batched > 0 && single > 0 && compacted > 0 && switched > 0 && dc_ranges > 0 &&
+                      dc_single > 0,
+                  "batched %d, one-group %d, compacted %d, switched %d, cuda-dc ranges %d, one-group %d: "
+                  "a path was not taken", batched, single, compacted, switched, dc_ranges, dc_single);
 }
 END_TEST
 

@@ -36,6 +36,8 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         (rc = sa_cuda_dev_alloc(c, (void **)&c->ccnt, SA_CUDA_CHUNKS * 4, "the chunk counts", err)) ||
         (rc = sa_cuda_dev_alloc(c, (void **)&c->cgs, SA_CUDA_CHUNKS * 4, "the chunk group starts", err)))
         return rc;
+    if (c->segmented && sa_cuda_seg_cap(c) < 64) /* tiny inputs: cuda's rounds, then compacted */
+        c->segmented = 0;
     c->bcap = sa_cuda_batch_items() ? std::min(sa_cuda_batch_items(), bcap) : bcap;
     uint32_t *K0 = c->pool, *K1 = c->pool + n;
     /* CUB temporary storage: the largest of the calls below, once. */
@@ -61,6 +63,11 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         mx = std::max(mx, b);
         if (c->discard) {
             if ((rc = sa_cuda_compact_tmp(c, &b, err)))
+                return rc;
+            mx = std::max(mx, b);
+        }
+        if (c->segmented) {
+            if ((rc = sa_cuda_seg_tmp(c, &b, err)))
                 return rc;
             mx = std::max(mx, b);
         }

@@ -5,6 +5,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/tabulate_output_iterator.h>
@@ -263,4 +264,52 @@ cudaError_t sa_cub_dc_keep(void *tmp, size_t &bytes, const int32_t *V, const uin
 {
     auto flags = thrust::make_transform_iterator(thrust::counting_iterator<i64>(0), dc_keep{ NH, m });
     return cub::DeviceSelect::Flagged(tmp, bytes, V, flags, out, count, m, s);
+}
+
+/* ---- cuda-dc's segmented rounds ---- */
+
+/* Range item v (t = v - which, slot lo + t): which = 0 keeps the first slot
+ * of an active group, which = 1 one past its last slot (as v = t + 1). */
+struct seg_bound {
+    const int32_t *SA, *ISA;
+    const uint32_t *act;
+    i64 lo, m;
+    int which;
+    __host__ __device__ bool operator()(int32_t v) const
+    {
+        i64 t = (i64)v - which;
+        int32_t i = SA[lo + t];
+        if (!((act[i >> 5] >> (i & 31)) & 1u))
+            return false;
+        if (which == 0)
+            return (i64)ISA[i] == lo + t;
+        return t + 1 == m || (i64)ISA[SA[lo + t + 1]] == lo + t + 1;
+    }
+};
+
+/* A flag without its "singleton slot" top bit. */
+struct seg_low {
+    __host__ __device__ uint32_t operator()(uint32_t f) const { return f & 0x7fffffffu; }
+};
+
+cudaError_t sa_cub_seg_bounds(void *tmp, size_t &bytes, const int32_t *SA, const int32_t *ISA,
+                              const uint32_t *act, i64 lo, i64 m, int which, int32_t *out, i64 *count,
+                              cudaStream_t s)
+{
+    thrust::counting_iterator<int32_t> in(which);
+    return cub::DeviceSelect::If(tmp, bytes, in, out, count, m, seg_bound{ SA, ISA, act, lo, m, which }, s);
+}
+
+cudaError_t sa_cub_segsort(void *tmp, size_t &bytes, cub::DoubleBuffer<uint32_t> &k,
+                           cub::DoubleBuffer<int32_t> &v, i64 m, i64 segments, const int32_t *begin,
+                           const int32_t *end, cudaStream_t s)
+{
+    return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, k, v, m, segments, begin, end, s);
+}
+
+cudaError_t sa_cub_seg_heads(void *tmp, size_t &bytes, const uint32_t *F, uint32_t *H, i64 m,
+                             cudaStream_t s)
+{
+    auto in = thrust::make_transform_iterator(F, seg_low());
+    return cub::DeviceScan::InclusiveScan(tmp, bytes, in, H, max_u32(), m, s);
 }

@@ -5,7 +5,8 @@
  *   sa_cuda_cub.cu     every CUB call (functors, size query and run alike)
  *   sa_cuda_init.cu    upload histogram, recoding and the initial multi-character sort
  *   sa_cuda_rounds.cu  the doubling rounds over SA (batches, one-group batches)
- *   sa_cuda_compact.cu the rounds over the compacted unsorted suffixes (cuda-dc)
+ *   sa_cuda_segsort.cu cuda-dc's rounds over SA by ranges of groups, segmented sorts
+ *   sa_cuda_compact.cu cuda-dc's rounds over the compacted unsorted suffixes
  *   sa_cuda_stage.cu   cuda-ms: chunked transfers through pinned staging buffers
  *   sa_cuda_finish.cu  on-device permutation check, LCP kernels, download
  *   sa_cuda.cu         the engine (buffers, phases, statistics) and the C entry points
@@ -58,6 +59,7 @@ typedef struct sa_ctx {
     i64 n;
     int ms;                /* chunked, pinned transfers on streams (cuda-ms) */
     int discard;           /* rounds over the compacted unsorted suffixes (cuda-dc) */
+    int segmented;         /* cuda-dc before those: groups sorted on their own (segmented sort) */
     cudaStream_t st[3];
     int nst;
     cudaEvent_t ev[4];
@@ -71,6 +73,8 @@ typedef struct sa_ctx {
     int32_t *cgs;          /* per chunk: start of the group holding its first slot */
     void *tmp;             /* CUB temporary storage, sized once for the largest call */
     size_t tmp_bytes;
+    void *segtmp;          /* cuda-dc: the segmented sort's storage when the pool's spare is short */
+    size_t segtmp_bytes;
     i64 *cnt;              /* device counter (selected items, bad entries) */
     unsigned *hist;        /* byte histogram */
     i64 *hcnt;             /* pinned host mirror of cnt, then of ccnt and cgs */
@@ -164,6 +168,20 @@ cudaError_t sa_cub_dc_split(void *tmp, size_t &bytes, const uint64_t *K, int b2,
 cudaError_t sa_cub_dc_keep(void *tmp, size_t &bytes, const int32_t *V, const uint32_t *NH,
                            int32_t *out, i64 *count, i64 m, cudaStream_t s);
 
+/* cuda-dc's segmented rounds: the first slots (which = 0) or one past the
+ * last slots (which = 1) of the active groups in SA[lo, lo + m), relative
+ * to lo, in order. */
+cudaError_t sa_cub_seg_bounds(void *tmp, size_t &bytes, const int32_t *SA, const int32_t *ISA,
+                              const uint32_t *act, i64 lo, i64 m, int which, int32_t *out, i64 *count,
+                              cudaStream_t s);
+/* Sorts each segment [begin[j], end[j]) of the m pairs on its own. */
+cudaError_t sa_cub_segsort(void *tmp, size_t &bytes, cub::DoubleBuffer<uint32_t> &k,
+                           cub::DoubleBuffer<int32_t> &v, i64 m, i64 segments, const int32_t *begin,
+                           const int32_t *end, cudaStream_t s);
+/* H = inclusive max scan of the flags F without their top bit. */
+cudaError_t sa_cub_seg_heads(void *tmp, size_t &bytes, const uint32_t *F, uint32_t *H, i64 m,
+                             cudaStream_t s);
+
 /* ---- sa_cuda_init.cu ---- */
 
 /* Byte histogram of T[0..n) added into hist, on stream s. */
@@ -201,6 +219,20 @@ i64 sa_cuda_compact_cap(const sa_ctx *c);
 int sa_cuda_compact_rounds(sa_ctx *c, i64 *h, i64 m, int *rounds, pc_error *err);
 /* CUB temporary bytes the compacted rounds need. */
 int sa_cuda_compact_tmp(sa_ctx *c, size_t *bytes, pc_error *err);
+/* cuda-dc while the unsorted suffixes do not fit the compacted rounds: one
+ * round at prefix length h over SA in ranges of whole groups, each group
+ * sorted on its own (sa_cuda_segsort.cu); *ranges = the ranges, *groups
+ * counts the groups longer than a range (done by sa_cuda_round_group). */
+int sa_cuda_seg_round(sa_ctx *c, i64 h, int *ranges, int *groups, pc_error *err);
+/* Slots per range of the segmented rounds (below 64 they are not used). */
+i64 sa_cuda_seg_cap(const sa_ctx *c);
+/* CUB temporary bytes (in c->tmp) the segmented rounds need. */
+int sa_cuda_seg_tmp(sa_ctx *c, size_t *bytes, pc_error *err);
+/* The rounds over SA's one-group batch: the group of head g (expect
+ * suffixes, all active), no sort. */
+int sa_cuda_round_group(sa_ctx *c, i64 h, int32_t g, i64 expect, pc_error *err);
+/* *out = the first slot in (g, end) whose head is not g, or end. */
+int sa_cuda_group_end(sa_ctx *c, i64 g, i64 end, i64 *out, pc_error *err);
 
 /* ---- sa_cuda_stage.cu (cuda-ms) ---- */
 

@@ -80,7 +80,7 @@ __global__ void k_group_end(i64 g, i64 end, const int32_t *SA, const int32_t *IS
         }
 }
 
-static int group_end(sa_ctx *c, i64 g, i64 end, i64 *out, pc_error *err)
+int sa_cuda_group_end(sa_ctx *c, i64 g, i64 end, i64 *out, pc_error *err)
 {
     cudaStream_t s0 = c->st[0];
     PC_CU(cudaMemcpyAsync(c->cnt, &end, sizeof end, cudaMemcpyHostToDevice, s0), "cudaMemcpy");
@@ -139,7 +139,7 @@ static int plan_batches(sa_ctx *c, i64 CH, int nc, const uint32_t *cnt, const in
             continue;
         }
         i64 end = 0;
-        int rc = group_end(c, cur, bnd[first], &end, err);
+        int rc = sa_cuda_group_end(c, cur, bnd[first], &end, err);
         if (rc)
             return rc;
         if (end <= cur || end > bnd[first])
@@ -210,7 +210,7 @@ static int round_batch(sa_ctx *c, i64 h, int end_bit, int32_t lo, int32_t hi, in
 /* A batch of one group, of head g: its active suffixes come out of the
  * select already in order (one head), so no sort and two buffers of up to
  * n items: any group fits, however long (all-equal, period-1 texts). */
-static int round_group(sa_ctx *c, i64 h, int32_t g, i64 expect, pc_error *err)
+int sa_cuda_round_group(sa_ctx *c, i64 h, int32_t g, i64 expect, pc_error *err)
 {
     const i64 n = c->n;
     cudaStream_t s0 = c->st[0];
@@ -268,11 +268,11 @@ int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err)
     std::vector<batch> plan;
     double tr = pc_time_now();
     while (prev > 0) {
+        i64 now = prev;
         if (c->discard) {
             /* cuda-dc: once the unsorted suffixes fit, the rest over them
              * alone. prev counts those at the start of the last round, so
              * the active bits are counted (n/32 words, a few microseconds). */
-            i64 now = 0;
             size_t tb = c->tmp_bytes;
             PC_CU(sa_cub_count(c->tmp, tb, c->act, c->cnt, (n + 31) / 32, s0), "counting active suffixes");
             if ((rc = sa_cuda_read_count(c, &now, err)))
@@ -285,7 +285,12 @@ int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err)
             }
         }
         i64 m = 0, got = 0;
-        if (prev <= c->bcap) {
+        int nb = 1;
+        if (c->segmented) { /* cuda-dc: groups sorted on their own, range by range */
+            if ((rc = sa_cuda_seg_round(c, h, &nb, &groups, err)))
+                return rc;
+            m = now;
+        } else if (prev <= c->bcap) {
             if ((rc = round_batch(c, h, end_bit, 0, 0, 1, -1, &m, err)))
                 return rc;
         } else {
@@ -301,18 +306,19 @@ int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err)
             for (const batch &bt : plan) {
                 if (bt.single)
                     groups++;
-                if ((rc = bt.single ? round_group(c, h, bt.lo, bt.items, err)
+                if ((rc = bt.single ? sa_cuda_round_group(c, h, bt.lo, bt.items, err)
                                     : round_batch(c, h, end_bit, bt.lo, bt.hi, 0, bt.items, &got, err)))
                     return rc;
             }
-            max_batches = std::max(max_batches, (int)plan.size());
+            nb = (int)plan.size();
         }
+        max_batches = std::max(max_batches, nb);
         if (c->trace) {
             PC_CU(cudaStreamSynchronize(s0), "tracing a round");
-            double now = pc_time_now();
+            double t = pc_time_now();
             fprintf(stderr, "sa-cuda round h=%lld active=%lld batches=%d one-group batches=%d %.3f ms\n",
-                    h, m, prev <= c->bcap ? 1 : (int)plan.size(), groups, (now - tr) * 1e3);
-            tr = now;
+                    h, m, nb, groups, (t - tr) * 1e3);
+            tr = t;
         }
         if (m == 0)
             break;
