@@ -161,9 +161,8 @@ END_TEST
 /* Rounds cut into batches, and batches of one group longer than the
  * batch capacity (no sort): small capacities force both on small inputs of
  * every kind; results against seq + Kasai. The same capacity caps
- * cuda-dc's compacted rounds (and, times 64, its segmented ranges), so
- * that its runs also begin with rounds over SA in several ranges, with
- * groups longer than a range, and switch to the compacted ones midway. */
+ * cuda-dc's compacted rounds, so that its runs also begin with batched
+ * rounds over SA and switch to the compacted ones midway. */
 START_TEST(batched_rounds)
 {
     NEED_GPU();
@@ -206,6 +205,51 @@ START_TEST(batched_rounds)
                       dc_single > 0,
                   "batched %d, one-group %d, compacted %d, switched %d, cuda-dc ranges %d, one-group %d: "
                   "a path was not taken", batched, single, compacted, switched, dc_ranges, dc_single);
+}
+END_TEST
+
+/* cuda-dc's optional segmented rounds (SA_CUDA_DC_SEGMENTED=1): rounds cut
+ * into ranges of whole groups, groups longer than a range on their own,
+ * then the compacted rounds; every kind against seq + Kasai (cuda and
+ * cuda-ms, which ignore the switch, run beside as before). */
+START_TEST(dc_segmented_rounds)
+{
+    NEED_GPU();
+    static const long long caps[] = { 0, 7, 1000 };
+    static const int32_t sizes[] = { 257, 5000, 65537 };
+    int ranges = 0, single = 0, compacted = 0;
+    setenv("SA_CUDA_DC_SEGMENTED", "1", 1);
+    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++)
+        for (int kind = 0; kind < SA_CUDA_KINDS; kind++)
+            for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+                int32_t n = sizes[si];
+                uint8_t *T = pc_malloc((size_t)n);
+                int32_t *ref = pc_malloc_array((size_t)n, sizeof *ref);
+                int32_t *refl = pc_malloc_array((size_t)n, sizeof *refl);
+                ck_assert(T && ref && refl);
+                pc_error err;
+                fill(T, n, kind, (uint64_t)(17 * n + kind));
+                ck_assert_int_eq(sa_build_seq(T, n, ref, 1, &err), 0);
+                ck_assert_int_eq(sa_lcp_kasai(T, ref, n, refl, 1, &err), 0);
+                char label[96];
+                snprintf(label, sizeof label, "segmented, kind %d n %d cap %lld", kind, (int)n, caps[ci]);
+                sa_cuda_set_batch_items(caps[ci]);
+                sa_cuda_stats dc;
+                run_all(T, n, ref, refl, label, &dc);
+                sa_cuda_set_batch_items(0);
+                ranges += dc.max_batches > 1 && dc.rounds > dc.compact_rounds;
+                single += dc.group_batches > 0;
+                compacted += dc.compact_rounds > 0;
+                pc_free(T);
+                pc_free(ref);
+                pc_free(refl);
+            }
+    unsetenv("SA_CUDA_DC_SEGMENTED");
+    printf("sa-cuda-dc segmented rounds: %d runs cut rounds into ranges, %d had groups longer than a "
+           "range, %d went on with compacted rounds\n", ranges, single, compacted);
+    ck_assert_msg(ranges > 0 && single > 0 && compacted > 0,
+                  "ranges %d, long groups %d, compacted %d: a path was not taken", ranges, single,
+                  compacted);
 }
 END_TEST
 
@@ -312,6 +356,7 @@ static Suite *suite_cuda(void)
     tcase_add_test(tc, every_small_size);
     tcase_add_loop_test(tc, power_sizes_vs_seq, 0, SA_CUDA_KINDS);
     tcase_add_test(tc, batched_rounds);
+    tcase_add_test(tc, dc_segmented_rounds);
     tcase_add_test(tc, large_periodic_2_24);
     tcase_add_test(tc, large_zeros_2_24);
     tcase_add_test(tc, large_binary_2_26);

@@ -32,7 +32,8 @@ typedef struct sa_cuda_stats {
     long long device_peak_bytes;  /* most bytes this call held on the device (buffers + CUB temp) */
     long long pool_peak_bytes;    /* the same peak as the driver counts it (the memory pool's
                                      cudaMemPoolAttrUsedMemHigh, reset at the start of the call) */
-    int rounds;                   /* doubling rounds after the initial sort */
+    int rounds;                   /* doubling rounds after the initial sort (the rounds over SA
+                                     count from the second; cuda-dc's compacted rounds all count) */
     int compact_rounds;           /* of which over the compacted unsorted suffixes (cuda-dc) */
     int max_batches;              /* most batches one round was cut into (1: whole rounds) */
     int group_batches;            /* batches of one (long) group, which need no sort */

@@ -117,6 +117,7 @@ int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err
         i64 m2 = 0;
         if ((rc = sa_cuda_read_count(c, &m2, err)))
             return rc;
+        (*rounds)++;
         if (c->trace) {
             double now = pc_time_now();
             fprintf(stderr, "sa-cuda compacted round h=%lld unsorted %lld -> %lld %.3f ms\n", h, m, m2,
@@ -131,7 +132,6 @@ int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err
         U = dv.Alternate();
         Ualt = dv.Current();
         m = m2;
-        (*rounds)++;
         h *= 2;
     }
     *hp = h;

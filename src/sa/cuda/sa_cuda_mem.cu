@@ -140,9 +140,11 @@ int sa_cuda_ctx_init(sa_ctx *c, i64 n, int model, pc_error *err)
     c->n = n;
     c->ms = model == SA_CUDA_MULTI_STREAM;
     c->discard = model == SA_CUDA_DISCARD;
-    /* SA_CUDA_DC_SEGMENTED=0: cuda-dc's early rounds as cuda's (for comparison) */
+    /* SA_CUDA_DC_SEGMENTED=1: cuda-dc's early rounds by segmented sorts
+     * (sa_cuda_segsort.cu), off by default: measured slower on the H100
+     * than cuda's rounds (README-sa-cuda.md) */
     const char *seg = getenv("SA_CUDA_DC_SEGMENTED");
-    c->segmented = c->discard && !(seg && !strcmp(seg, "0"));
+    c->segmented = c->discard && seg && !strcmp(seg, "1");
     c->trace = getenv("SA_CUDA_TRACE") != NULL;
     int dev = 0, sms = 0;
     PC_CU(cudaGetDevice(&dev), "cudaGetDevice");
