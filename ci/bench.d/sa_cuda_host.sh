@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Suffix arrays on the GPU, the figures of the targets: cuda, cuda-ms and
 # cuda-dc side by side on 64 MB of Markov text (`parcheck gen text --kind
-# text`, trained on the shared English texts when they are there) and on the
+# text --seed 1`, the generator's own model, as in README-sa-cuda.md) and on the
 # repeated block (1 MB of random bytes x 64, `--kind repeat --block
 # 1048576`), host-to-device and back included. Two drivers: sa-cuda-bench
 # (median of SA_CUDA_BENCH_REPS (5) after a warm-up, device bytes per input
@@ -10,22 +10,10 @@
 # Rows (domain sa-cuda-host) go to report/bench.csv, full output to
 # report/bench-sa-cuda-host.txt. Without a CUDA device: SKIPPED, exit 0.
 set -u
-B=${BUILD:-build}
-DRV=$B/bin/sa-cuda-bench
-P=${PARCHECK:-$PWD/$B/bin/parcheck}
-REPS=${SA_CUDA_BENCH_REPS:-5}
-DATA=${PARCHECK_DATA:-../shared/data}
-[ -x "$DRV" ] || { echo "sa_cuda_host: $DRV not built"; exit 1; }
-probe=$("$DRV" --reps 1 /dev/null 2>&1 | head -n 1)
-case "$probe" in SKIPPED*) echo "sa_cuda_host: $probe"; exit 0 ;; esac
+. ci/sa_cuda_bench_env.sh sa_cuda_host
 in=${SA_CUDA_HOST_INPUTS:-report/inputs}
-mkdir -p "$in" report
-[ -f report/bench.csv ] || echo "domain,case,impl,threads,param,seconds,throughput,unit,note" > report/bench.csv
-train=()
-for f in alice29.txt lcet10.txt plrabn12.txt asyoulik.txt; do
-  [ -f "$DATA/texts/$f" ] && train+=(--train "$DATA/texts/$f")
-done
-"$P" gen text --bytes 64000000 --kind text --seed 1 "${train[@]}" -o "$in/sa-cuda-host-text64" || exit 1
+mkdir -p "$in"
+"$P" gen text --bytes 64000000 --kind text --seed 1 -o "$in/sa-cuda-host-text64" || exit 1
 "$P" gen text --bytes 67108864 --kind repeat --block 1048576 --seed 2 -o "$in/sa-cuda-host-repeat64" || exit 1
 out=report/bench-sa-cuda-host.txt
 : > "$out"

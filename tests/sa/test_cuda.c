@@ -132,29 +132,39 @@ START_TEST(every_small_size)
 }
 END_TEST
 
+/* Fills n bytes of a kind from seed, builds the reference with seq +
+ * Kasai, runs run_all with the batch capacity cap (0: the default; see
+ * sa_cuda_set_batch_items) and frees; returns cuda's stats, and cuda-dc's
+ * in *dc when dc != NULL. */
+static sa_cuda_stats run_vs_seq(int32_t n, int kind, uint64_t seed, long long cap, const char *what,
+                                sa_cuda_stats *dc)
+{
+    uint8_t *T = pc_malloc((size_t)n);
+    int32_t *ref = pc_malloc_array((size_t)n, sizeof *ref);
+    int32_t *refl = pc_malloc_array((size_t)n, sizeof *refl);
+    ck_assert(T && ref && refl);
+    pc_error err;
+    fill(T, n, kind, seed);
+    ck_assert_int_eq(sa_build_seq(T, n, ref, 1, &err), 0);
+    ck_assert_int_eq(sa_lcp_kasai(T, ref, n, refl, 2, &err), 0);
+    char label[96];
+    snprintf(label, sizeof label, "%skind %d n %d batch cap %lld", what, kind, (int)n, cap);
+    sa_cuda_set_batch_items(cap);
+    sa_cuda_stats st = run_all(T, n, ref, refl, label, dc);
+    sa_cuda_set_batch_items(0);
+    pc_free(T);
+    pc_free(ref);
+    pc_free(refl);
+    return st;
+}
+
 /* 2^k - 1, 2^k, 2^k + 1 up to 2^20 against seq + Kasai. */
 START_TEST(power_sizes_vs_seq)
 {
     NEED_GPU();
-    int kind = _i;
     for (int k = 4; k <= 20; k += 2)
-        for (int d = -1; d <= 1; d++) {
-            int32_t n = (1 << k) + d;
-            uint8_t *T = pc_malloc((size_t)n);
-            int32_t *ref = pc_malloc_array((size_t)n, sizeof *ref);
-            int32_t *refl = pc_malloc_array((size_t)n, sizeof *refl);
-            ck_assert(T && ref && refl);
-            pc_error err;
-            fill(T, n, kind, (uint64_t)(77 + k));
-            ck_assert_int_eq(sa_build_seq(T, n, ref, 1, &err), 0);
-            ck_assert_int_eq(sa_lcp_kasai(T, ref, n, refl, 2, &err), 0);
-            char label[64];
-            snprintf(label, sizeof label, "kind %d n %d", kind, (int)n);
-            run_all(T, n, ref, refl, label, NULL);
-            pc_free(T);
-            pc_free(ref);
-            pc_free(refl);
-        }
+        for (int d = -1; d <= 1; d++)
+            run_vs_seq((1 << k) + d, _i, (uint64_t)(77 + k), 0, "", NULL);
 }
 END_TEST
 
@@ -173,37 +183,22 @@ START_TEST(batched_rounds)
         for (int kind = 0; kind < SA_CUDA_KINDS; kind++)
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
                 int32_t n = sizes[si];
-                uint8_t *T = pc_malloc((size_t)n);
-                int32_t *ref = pc_malloc_array((size_t)n, sizeof *ref);
-                int32_t *refl = pc_malloc_array((size_t)n, sizeof *refl);
-                ck_assert(T && ref && refl);
-                pc_error err;
-                fill(T, n, kind, (uint64_t)(31 * n + kind));
-                ck_assert_int_eq(sa_build_seq(T, n, ref, 1, &err), 0);
-                ck_assert_int_eq(sa_lcp_kasai(T, ref, n, refl, 1, &err), 0);
-                char label[80];
-                snprintf(label, sizeof label, "kind %d n %d batch cap %lld", kind, (int)n, caps[ci]);
-                sa_cuda_set_batch_items(caps[ci]);
                 sa_cuda_stats dc;
-                sa_cuda_stats st = run_all(T, n, ref, refl, label, &dc);
-                sa_cuda_set_batch_items(0);
+                sa_cuda_stats st = run_vs_seq(n, kind, (uint64_t)(31 * n + kind), caps[ci], "", &dc);
                 batched += st.max_batches > 1;
                 single += st.group_batches > 0;
                 compacted += dc.compact_rounds > 0;
                 switched += dc.compact_rounds > 0 && dc.rounds > dc.compact_rounds;
                 dc_ranges += dc.max_batches > 1;
                 dc_single += dc.group_batches > 0;
-                pc_free(T);
-                pc_free(ref);
-                pc_free(refl);
             }
     printf("sa-cuda batched rounds: %d runs cut rounds into batches, %d had one-group batches; "
            "cuda-dc: %d runs with compacted rounds, %d switched to them after rounds over SA, "
-           "%d cut rounds into ranges or batches, %d had one-group ones\n",
+           "%d cut rounds into batches, %d had one-group ones\n",
            batched, single, compacted, switched, dc_ranges, dc_single);
     ck_assert_msg(batched > 0 && single > 0 && compacted > 0 && switched > 0 && dc_ranges > 0 &&
                       dc_single > 0,
-                  "batched %d, one-group %d, compacted %d, switched %d, cuda-dc ranges %d, one-group %d: "
+                  "batched %d, one-group %d, compacted %d, switched %d, cuda-dc batched %d, one-group %d: "
                   "a path was not taken", batched, single, compacted, switched, dc_ranges, dc_single);
 }
 END_TEST
@@ -223,26 +218,11 @@ START_TEST(dc_segmented_rounds)
         for (int kind = 0; kind < SA_CUDA_KINDS; kind++)
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
                 int32_t n = sizes[si];
-                uint8_t *T = pc_malloc((size_t)n);
-                int32_t *ref = pc_malloc_array((size_t)n, sizeof *ref);
-                int32_t *refl = pc_malloc_array((size_t)n, sizeof *refl);
-                ck_assert(T && ref && refl);
-                pc_error err;
-                fill(T, n, kind, (uint64_t)(17 * n + kind));
-                ck_assert_int_eq(sa_build_seq(T, n, ref, 1, &err), 0);
-                ck_assert_int_eq(sa_lcp_kasai(T, ref, n, refl, 1, &err), 0);
-                char label[96];
-                snprintf(label, sizeof label, "segmented, kind %d n %d cap %lld", kind, (int)n, caps[ci]);
-                sa_cuda_set_batch_items(caps[ci]);
                 sa_cuda_stats dc;
-                run_all(T, n, ref, refl, label, &dc);
-                sa_cuda_set_batch_items(0);
+                run_vs_seq(n, kind, (uint64_t)(17 * n + kind), caps[ci], "segmented, ", &dc);
                 ranges += dc.max_batches > 1 && dc.rounds > dc.compact_rounds;
                 single += dc.group_batches > 0;
                 compacted += dc.compact_rounds > 0;
-                pc_free(T);
-                pc_free(ref);
-                pc_free(refl);
             }
     unsetenv("SA_CUDA_DC_SEGMENTED");
     printf("sa-cuda-dc segmented rounds: %d runs cut rounds into ranges, %d had groups longer than a "
