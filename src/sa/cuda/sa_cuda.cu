@@ -17,6 +17,8 @@
 
 #include "sa_cuda_internal.h"
 
+/* One call on n >= 2 characters: buffers, CUB storage, then the phases
+ * (upload, initial sort, rounds, check, download and LCP) and statistics. */
 static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *LCPh, int threads,
                           sa_cuda_stats *st, pc_error *err)
 {
@@ -141,6 +143,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     return PC_OK;
 }
 
+/* Contract in sa_cuda.h. */
 extern "C" int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int model,
                            int threads, sa_cuda_stats *stats, pc_error *err)
 {
@@ -169,6 +172,7 @@ extern "C" int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LC
     return rc;
 }
 
+/* The table's entries: cuda, cuda-dc, cuda-ms (sa_cuda.h). */
 extern "C" int sa_build_cuda(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err)
 {
     return sa_cuda_run(T, n, SA, NULL, SA_CUDA_ONE_STREAM, threads, NULL, err);

@@ -35,6 +35,7 @@ __global__ void k_dc_keys(i64 m, i64 n, i64 h, int b2, const int32_t *U, const i
     }
 }
 
+/* The new heads of the sorted suffixes. */
 __global__ void k_dc_update(i64 m, const int32_t *V, const uint32_t *NH, int32_t *ISA)
 {
     GS_LOOP(t, m)
@@ -48,12 +49,14 @@ static i64 compact_room(const sa_ctx *c)
     return ((c->n + 1) / 2) * 16 / 24;
 }
 
+/* The compacted rounds' capacity, the test hook's batch size if smaller. */
 i64 sa_cuda_compact_cap(const sa_ctx *c)
 {
     i64 room = compact_room(c), hook = sa_cuda_batch_items();
     return hook ? std::min(room, hook) : room;
 }
 
+/* Sizes every CUB call of the compacted rounds at their largest. */
 int sa_cuda_compact_tmp(sa_ctx *c, size_t *bytes, pc_error *err)
 {
     const i64 n = c->n, room = compact_room(c);
@@ -74,6 +77,7 @@ int sa_cuda_compact_tmp(sa_ctx *c, size_t *bytes, pc_error *err)
     return PC_OK;
 }
 
+/* The rounds of this file's header comment; contract in sa_cuda_internal.h. */
 int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err)
 {
     const i64 n = c->n, room = compact_room(c);

@@ -59,6 +59,7 @@ __global__ void k_lcp(i64 n, const int32_t *SA, const int32_t *PLCP, int32_t *LC
         LCP[t] = PLCP[SA[t]];
 }
 
+/* Contract in sa_cuda_internal.h; PC_EVERIFY with the count of bad entries. */
 int sa_cuda_check(sa_ctx *c, pc_error *err)
 {
     const i64 n = c->n;
@@ -80,6 +81,7 @@ int sa_cuda_check(sa_ctx *c, pc_error *err)
     return PC_OK;
 }
 
+/* Contract in sa_cuda_internal.h. */
 int sa_cuda_finish(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *LCPh, i64 h, int threads,
                    int *lcp_gpu_out, double *s_lcp_host, pc_error *err)
 {

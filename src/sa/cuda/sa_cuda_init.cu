@@ -124,6 +124,7 @@ static int initial_words(const unsigned *hist, i64 n, int k, double margin)
     return 2.0 * k * h0 < log2((double)n) + margin ? 4 : 2;
 }
 
+/* Contract in sa_cuda_internal.h (the whole of T on stream s). */
 int sa_cuda_hist(sa_ctx *c, const uint8_t *T, i64 n, unsigned *hist, int blocks, cudaStream_t s,
                  pc_error *err)
 {
@@ -133,6 +134,7 @@ int sa_cuda_hist(sa_ctx *c, const uint8_t *T, i64 n, unsigned *hist, int blocks,
     return PC_OK;
 }
 
+/* Contract in sa_cuda_internal.h; the pool's first 2n words are the keys. */
 int sa_cuda_init_sort(sa_ctx *c, const unsigned *hist, sa_init_out *o, pc_error *err)
 {
     const i64 n = c->n;

@@ -92,6 +92,7 @@ static i64 seg_room(const sa_ctx *c)
     return (pool - std::min<i64>((i64)1 << 20, pool / 8)) / 24;
 }
 
+/* The range size, the test hook's batch size times 64 if smaller. */
 i64 sa_cuda_seg_cap(const sa_ctx *c)
 {
     i64 room = seg_room(c), hook = sa_cuda_batch_items();
@@ -157,6 +158,8 @@ static int seg_range(sa_ctx *c, i64 h, i64 lo, i64 hi, pc_error *err)
     return PC_OK;
 }
 
+/* Sizes the CUB calls of the ranges that use c->tmp (the segmented sort
+ * has its own storage, sized per range). */
 int sa_cuda_seg_tmp(sa_ctx *c, size_t *bytes, pc_error *err)
 {
     const i64 room = seg_room(c);
@@ -171,6 +174,8 @@ int sa_cuda_seg_tmp(sa_ctx *c, size_t *bytes, pc_error *err)
     return PC_OK;
 }
 
+/* One round: ranges of at most sa_cuda_seg_cap slots, cut at group
+ * starts; a range that would hold no whole group is that long group alone. */
 int sa_cuda_seg_round(sa_ctx *c, i64 h, int *ranges, int *groups, pc_error *err)
 {
     const i64 n = c->n, cap = sa_cuda_seg_cap(c);
