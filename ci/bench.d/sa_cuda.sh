@@ -7,20 +7,7 @@
 # report/bench.csv, the driver's full lines to report/bench-sa-cuda.txt.
 # Without a CUDA device: prints SKIPPED and exits 0.
 set -u
-B=${BUILD:-build}
-DRV=$B/bin/sa-cuda-bench
-P=${PARCHECK:-$PWD/$B/bin/parcheck}
-REPS=${SA_CUDA_BENCH_REPS:-5}
-DATA=${PARCHECK_DATA:-../shared/data}
-[ -x "$DRV" ] || { echo "sa_cuda: $DRV not built"; exit 1; }
-probe=$("$DRV" --reps 1 /dev/null 2>&1 | head -n 1)
-case "$probe" in SKIPPED*) echo "sa_cuda: $probe"; exit 0 ;; esac
-mkdir -p report/inputs
-[ -f report/bench.csv ] || echo "domain,case,impl,threads,param,seconds,throughput,unit,note" > report/bench.csv
-train=()
-for f in alice29.txt lcet10.txt plrabn12.txt asyoulik.txt; do
-  [ -f "$DATA/texts/$f" ] && train+=(--train "$DATA/texts/$f")
-done
+. ci/sa_cuda_bench_env.sh sa_cuda
 in=report/inputs
 "$P" gen text --bytes 100000000 --kind text --seed 1 "${train[@]}" -o $in/sa-cuda-text100 || exit 1
 "$P" gen text --bytes 256000000 --kind text --seed 3 "${train[@]}" -o $in/sa-cuda-text256 || exit 1

@@ -18,6 +18,7 @@
 #if SA_WITH_CUDA
 int sa_build_cuda(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 int sa_build_cuda_ms(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+int sa_build_cuda_dc(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 int sa_cuda_available(char *why, size_t why_len);
 #endif
 
@@ -62,10 +63,12 @@ static int avail_divsufsort(char *why, size_t len)
 #define CUDA_AVAIL sa_cuda_available
 #define CUDA_BUILD sa_build_cuda
 #define CUDA_MS_BUILD sa_build_cuda_ms
+#define CUDA_DC_BUILD sa_build_cuda_dc
 #else
 #define CUDA_AVAIL avail_later
 #define CUDA_BUILD NULL
 #define CUDA_MS_BUILD NULL
+#define CUDA_DC_BUILD NULL
 #endif
 
 static const sa_impl g_impls[] = {
@@ -79,6 +82,8 @@ static const sa_impl g_impls[] = {
       CUDA_AVAIL, CUDA_BUILD, 13.0, 0 },
     { "cuda-ms", "GPU prefix doubling, chunked pinned transfers on streams",
       CUDA_AVAIL, CUDA_MS_BUILD, 13.0, 1 },
+    { "cuda-dc", "GPU prefix doubling with discarding: rounds over the unsorted suffixes only",
+      CUDA_AVAIL, CUDA_DC_BUILD, 13.0, 0 },
     { "sais", "induced sorting (SA-IS), linear work on any repeats; recommended CPU path",
       avail_yes, sa_build_sais, 13.0, 1 },
     { "divsufsort", "libdivsufsort (external reference); Kasai LCP",

@@ -5,7 +5,10 @@
  * passes, only the bits the alphabet needs); each doubling round then
  * sorts only the suffixes of unsorted groups, once, by their group alone,
  * their second-key order coming from the previous round's SA; the groups
- * are re-ranked with one scan. docs/README-sa-cuda.md has the design, the
+ * are re-ranked with one scan. cuda-dc (doubling with discarding) lists
+ * the unsorted suffixes once they fit and from then on sorts only that
+ * list, by (group, next rank) on 64-bit keys, so that a round costs what
+ * the unsorted suffixes cost. docs/README-sa-cuda.md has the design, the
  * device-memory model and the measurements.
  *
  * Built only when nvcc exists (PC_HAVE_CUDA, SA_WITH_CUDA); at run time
@@ -29,7 +32,9 @@ typedef struct sa_cuda_stats {
     long long device_peak_bytes;  /* most bytes this call held on the device (buffers + CUB temp) */
     long long pool_peak_bytes;    /* the same peak as the driver counts it (the memory pool's
                                      cudaMemPoolAttrUsedMemHigh, reset at the start of the call) */
-    int rounds;                   /* doubling rounds after the initial sort */
+    int rounds;                   /* doubling rounds after the initial sort (the rounds over SA
+                                     count from the second; cuda-dc's compacted rounds all count) */
+    int compact_rounds;           /* of which over the compacted unsorted suffixes (cuda-dc) */
     int max_batches;              /* most batches one round was cut into (1: whole rounds) */
     int group_batches;            /* batches of one (long) group, which need no sort */
     long long longest_group;      /* largest group after the initial sort */
@@ -55,13 +60,19 @@ int sa_cuda_available(char *why, size_t why_len);
  * memory ran out) or PC_EVERIFY (the on-device permutation check failed). */
 int sa_build_cuda(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 int sa_build_cuda_ms(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+int sa_build_cuda_dc(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
+
+/* The engine's execution models (sa_cuda_run's model): cuda (one stream),
+ * cuda-ms (chunked, pinned, overlapped transfers) and cuda-dc (rounds over
+ * the compacted unsorted suffixes once they fit, one stream). */
+enum { SA_CUDA_ONE_STREAM = 0, SA_CUDA_MULTI_STREAM = 1, SA_CUDA_DISCARD = 2 };
 
 /* Full run: SA and, when LCP != NULL, the LCP array (LCP[0] = 0) computed
  * on the device by Phi / permuted LCP when the longest repeat is short
  * enough for it (see the README), else by Kasai on `threads` host threads.
- * multi_stream selects cuda-ms (chunked, pinned, overlapped transfers;
- * the SA download overlaps the LCP kernels). stats may be NULL. */
-int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int multi_stream,
+ * model is one of the SA_CUDA_* above (in cuda-ms the SA download
+ * overlaps the LCP kernels). stats may be NULL. */
+int sa_cuda_run(const uint8_t *T, int32_t n, int32_t *SA, int32_t *LCP, int model,
                 int threads, sa_cuda_stats *stats, pc_error *err);
 
 /* Device memory is kept between calls in a memory pool of this module

@@ -1,7 +1,8 @@
-/* sa_cuda_bench.c - `sa-cuda-bench FILE... [--reps R] [--lcp]`: times cuda
- * and cuda-ms on each file (warm-up run first; host-to-device and back
- * included; median of R runs), validates the last result with the O(n)
- * oracles (and cuda == cuda-ms), and prints one line per implementation:
+/* sa_cuda_bench.c - `sa-cuda-bench FILE... [--reps R] [--lcp]`: times cuda,
+ * cuda-ms and cuda-dc on each file (warm-up run first; host-to-device and
+ * back included; median of R runs), validates the last result with the O(n)
+ * oracles (and cuda == cuda-ms == cuda-dc), and prints one line per
+ * implementation:
  *   BENCH file impl bytes median_s MB/s device_B_per_n pool_B_per_n phases...
  * Without a CUDA device it prints SKIPPED and exits 0. */
 #include <stdio.h>
@@ -15,6 +16,9 @@
 
 #if SA_WITH_CUDA
 #include "cuda/sa_cuda.h"
+
+/* cuda, cuda-ms, cuda-dc: sa_cuda_run's models 0, 1, 2. */
+#define SA_CUDA_BENCH_MODELS 3
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -37,9 +41,10 @@ static int bench_file(const char *path, int reps, int lcp)
         fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
-    int32_t *SA[2], *LCP[2];
+    static const char *names[SA_CUDA_BENCH_MODELS] = { "cuda", "cuda-ms", "cuda-dc" };
+    int32_t *SA[SA_CUDA_BENCH_MODELS], *LCP[SA_CUDA_BENCH_MODELS];
     int status = 0;
-    for (int ms = 0; ms < 2; ms++) {
+    for (int ms = 0; ms < SA_CUDA_BENCH_MODELS; ms++) {
         SA[ms] = pc_malloc_array((size_t)n + 1, sizeof(int32_t));
         LCP[ms] = lcp ? pc_malloc_array((size_t)n + 1, sizeof(int32_t)) : NULL;
         if (!SA[ms] || (lcp && !LCP[ms])) {
@@ -51,7 +56,7 @@ static int bench_file(const char *path, int reps, int lcp)
     double *walls = pc_malloc_array((size_t)reps, sizeof *walls);
     if (!times || !walls)
         return 2;
-    for (int ms = 0; ms < 2 && !status; ms++) {
+    for (int ms = 0; ms < SA_CUDA_BENCH_MODELS && !status; ms++) {
         sa_cuda_stats st, keep;
         memset(&keep, 0, sizeof keep);
         double wall = 0;
@@ -73,12 +78,12 @@ static int bench_file(const char *path, int reps, int lcp)
             break;
         double med = median(times, reps);
         wall = median(walls, reps);
-        printf("BENCH %s %s%s %d %.4f %.1f %.2f %.2f upload=%.4f init=%.4f rounds=%.4f(%d) "
+        printf("BENCH %s %s%s %d %.4f %.1f %.2f %.2f upload=%.4f init=%.4f rounds=%.4f(%d,%dc) "
                "check=%.4f finish=%.4f lcp_host=%.4f chars=%dx%dx%db active=%.3f h=%lld lcp=%s "
                "batches=%d groups=%d longest=%lld call=%.4f\n",
-               path, ms ? "cuda-ms" : "cuda", lcp ? "+lcp" : "", (int)n, med, n / 1e6 / med,
+               path, names[ms], lcp ? "+lcp" : "", (int)n, med, n / 1e6 / med,
                (double)keep.device_peak_bytes / n, (double)keep.pool_peak_bytes / n,
-               keep.s_upload, keep.s_init, keep.s_rounds, keep.rounds, keep.s_check,
+               keep.s_upload, keep.s_init, keep.s_rounds, keep.rounds, keep.compact_rounds, keep.s_check,
                keep.s_finish, keep.s_lcp_host, keep.initial_words, keep.chars_per_word,
                keep.bits_per_char,
                n ? (double)keep.active_after_init / n : 0.0, keep.h_final,
@@ -92,15 +97,18 @@ static int bench_file(const char *path, int reps, int lcp)
             (lcp && sa_oracle_check_lcp(T, n, SA[0], LCP[0], &err) != PC_OK)) {
             fprintf(stderr, "%s: FAIL %s\n", path, err.msg);
             status = 1;
-        } else if (memcmp(SA[0], SA[1], sizeof(int32_t) * (size_t)n) ||
-                   (lcp && memcmp(LCP[0], LCP[1], sizeof(int32_t) * (size_t)n))) {
-            fprintf(stderr, "%s: FAIL cuda and cuda-ms differ\n", path);
-            status = 1;
-        } else {
+        }
+        for (int v = 1; v < SA_CUDA_BENCH_MODELS && !status; v++)
+            if (memcmp(SA[0], SA[v], sizeof(int32_t) * (size_t)n) ||
+                (lcp && memcmp(LCP[0], LCP[v], sizeof(int32_t) * (size_t)n))) {
+                fprintf(stderr, "%s: FAIL cuda and %s differ\n", path, names[v]);
+                status = 1;
+            }
+        if (!status) {
             printf("VALID %s (oracle %.2f s)\n", path, pc_time_now() - t0);
         }
     }
-    for (int ms = 0; ms < 2; ms++) {
+    for (int ms = 0; ms < SA_CUDA_BENCH_MODELS; ms++) {
         pc_free(SA[ms]);
         pc_free(LCP[ms]);
     }
