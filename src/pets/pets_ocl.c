@@ -345,17 +345,11 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     ARG(kk, 1, P);
     ARG(kk, 4, r.b[B_COUNT]);
     ARG(kk, 5, r.b[B_SIZES]);
-    ARG(kk, 6, r.b[B_POFF]);
-    ARG(kk, 7, r.b[B_PRED]);
-    ARG(kk, 8, r.b[B_SOFF]);
-    ARG(kk, 9, r.b[B_SUCC]);
-    ARG(kk, 10, r.b[B_SCOMM]);
-    ARG(kk, 11, r.b[B_COST]);
-    ARG(kk, 12, r.b[B_LEFT]);
-    ARG(kk, 13, r.b[B_LEV]);
-    ARG(kk, 14, r.b[B_RS]);
-    ARG(kk, 15, r.b[B_RANK]);
-    ARG(kk, 16, r.b[B_SUM]);
+    /* arguments 6.. of both metrics kernels, in their order */
+    static const int mbufs[] = {B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM, B_COST,
+                                B_LEFT, B_LEV,  B_RS,   B_RANK, B_SUM};
+    for (int i = 0; i < (int)(sizeof mbufs / sizeof *mbufs); i++)
+        ARG(kk, 6 + i, r.b[mbufs[i]]);
     if (e != CL_SUCCESS)
         goto cl_fail;
     gs = ocl_frontier_items();
