@@ -35,7 +35,7 @@ for p in $plats; do
   out=report/runs/pets-host-$e-cl$p.json
   opt=(); [ "$p" != default ] && opt=(--cl-platform "$p")
   echo "== pets_host: platform $p: $("$P" list 2>/dev/null | grep -m1 "opencl $p\." | sed 's/^ *//')"
-  "$P" pets "$g" --impl all --reps "$R" --threads "$T" "${opt[@]}" --json "$out" >/dev/null || status=1
+  "$P" pets "$g" --impl all --reps "$R" --threads "$T" ${opt[@]+"${opt[@]}"} --json "$out" >/dev/null || status=1
   runs+=("$p=$out")
 done
 lin=report/runs/pets-host-$e-linear.json
@@ -49,9 +49,9 @@ def say(s=''):
     out.append(s)
     print(s)
 jl = json.load(open(lin))['results'][0]
-lsel = jl['timings']['select_s']
+lsel = jl['timings']['select_s'] if jl['status'] == 'pass' else 0
 say('v = %s, threads %s; serial --select linear: total %.3f s, selection %.3f s (%s)' %
-    (v, T, jl['seconds'], lsel, jl['status']))
+    (v, T, jl.get('seconds', 0), lsel, jl['status']))
 best_sel = None
 verdicts = []
 with open(csv, 'a') as c:
@@ -78,7 +78,7 @@ with open(csv, 'a') as c:
             ratio = st / r['seconds'] if st else 0
             say('%-9s %-7s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8.2fx %8.2fx' % (name, r['status'], r['seconds'],
                 tm.get('metrics_s', 0), tm.get('sort_s', 0), sel, tm.get('h2d_s', 0) + tm.get('d2h_s', 0),
-                tm.get('setup_s', 0), ratio, lsel / sel if sel else 0))
+                tm.get('setup_s', 0), ratio, lsel / sel if sel and lsel else 0))
             c.write('pets-host,total,%s,%s,%s,%.6g,%.6g,tasks/s,platform %s\n' % (name, T, v, r['seconds'], r['throughput'], plat))
             for ph in ('h2d', 'metrics', 'sort', 'd2h', 'select'):
                 c.write('pets-host,phase-%s,%s,%s,%s,%.6g,,s,platform %s\n' % (ph, name, T, v, tm.get(ph + '_s', 0), plat))
@@ -92,7 +92,7 @@ with open(csv, 'a') as c:
             verdicts.append('platform %s: ocl-vec8 %.3f s vs ocl %.3f s (target: no slower): %s' % (plat, o8, o, 'holds' if o8 <= o else 'not met'))
         if st and om:
             verdicts.append('platform %s: omp (%s threads) %.2fx serial (target 4x at 16): %s' % (plat, T, st / om, 'holds' if st / om >= 4 else 'not met'))
-if best_sel:
+if best_sel and lsel:
     verdicts.append('selection: best %.3f s, %.2fx serial --select linear (%.3f s; target 5x): %s' %
                     (best_sel, lsel / best_sel, lsel, 'holds' if lsel / best_sel >= 5 else 'not met'))
 say()
