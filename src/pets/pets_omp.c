@@ -21,6 +21,9 @@
 
 /* Below this many tasks a loop runs on the calling thread alone. */
 #define PETS_OMP_PAR_MIN 256
+/* Tasks per grab in a frontier: levels are about sqrt(v) wide (724 at
+ * v = 2^19), and chunks of 64 gave 16 threads only 11 chunks to share. */
+#define PETS_OMP_CHUNK 16
 
 /* Tasks a thread collects before it appends them to the next frontier:
  * one atomic add on the shared tail per batch instead of one per task
@@ -53,7 +56,7 @@ static void omp_frontier(const pets_dag *dag, int32_t level, const int32_t *queu
     {
         int32_t buf[PETS_OMP_APPEND];
         int nb = 0;
-#pragma omp for schedule(dynamic, 64) nowait
+#pragma omp for schedule(dynamic, PETS_OMP_CHUNK) nowait
         for (int32_t i = head; i < end; i++) {
             int32_t v = queue[i];
             int64_t rpt = 0, acc = 0, dtc = 0;
