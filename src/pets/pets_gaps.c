@@ -16,6 +16,8 @@ void pets_gaps_free(pets_gaps *g)
     pc_free(g->dir);
     pc_free(g->dir_last);
     pc_free(g->dir_max);
+    pc_free(g->sk_end);
+    pc_free(g->sk_len);
     memset(g, 0, sizeof *g);
 }
 
@@ -27,7 +29,26 @@ static pets_gap_pos gaps_end(const pets_gaps *g)
     return (pets_gap_pos){g->ndir - 1, g->pool[g->dir[g->ndir - 1]].n};
 }
 
-int64_t pets_gaps_fit(const pets_gaps *g, int64_t ready, int64_t w, pets_gap_pos *pos)
+int32_t pets_gaps_stack_find(const pets_gaps *g, int64_t ready)
+{
+    /* ends rise along the stack: the entries ending after ready are a top
+     * segment, mostly short */
+    int32_t lo = g->nsk - 1, hi = g->nsk - 1;
+    for (int32_t step = 1; lo > 0 && g->sk_end[lo - 1] > ready; step *= 2) {
+        hi = lo;
+        lo = lo > step ? lo - step : 0;
+    }
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (g->sk_end[mid] <= ready)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int64_t pets_gaps_fit_blocks(const pets_gaps *g, int64_t ready, int64_t w, pets_gap_pos *pos)
 {
     /* Finishes never decrease along the slots, so the first slot ending
      * after `ready` is found by halving, first over blocks, then inside.
@@ -120,7 +141,32 @@ static int gaps_reserve(pets_gaps *g)
         g->dir_max = max;
         g->capdir = cap;
     }
+    if (g->nsk == g->capsk) {
+        int32_t cap = g->capsk ? g->capsk * 2 : 4;
+        int64_t *e = pc_realloc(g->sk_end, (size_t)cap * sizeof *e);
+        if (!e)
+            return PC_ENOMEM;
+        g->sk_end = e;
+        int64_t *l = pc_realloc(g->sk_len, (size_t)cap * sizeof *l);
+        if (!l)
+            return PC_ENOMEM;
+        g->sk_len = l;
+        g->capsk = cap;
+    }
     return PC_OK;
+}
+
+/* A slot [s, f) booked after every other one: its gap [last, s) joins the
+ * stack, above the entries it dominates (no longer than it). */
+static void gaps_push_last(pets_gaps *g, int64_t s, int64_t f)
+{
+    int64_t len = s - g->last;
+    while (g->nsk > 0 && g->sk_len[g->nsk - 1] <= len)
+        g->nsk--;
+    g->sk_end[g->nsk] = s;
+    g->sk_len[g->nsk] = len;
+    g->nsk++;
+    g->last = f;
 }
 
 /* Opens an empty block at directory position d. */
@@ -141,6 +187,29 @@ int pets_gaps_book(pets_gaps *g, pets_gap_pos pos, int64_t s, int64_t f)
     if (gaps_reserve(g))
         return PC_ENOMEM;
     int32_t d = pos.d, k = pos.k;
+    if (d >= g->ndir && g->ndir > 0 && g->pool[g->dir[g->ndir - 1]].n < PETS_GAP_BLOCK) {
+        /* after everything, with room in the last block (the common case):
+         * nothing moves, and the block's summary grows by one gap */
+        d = g->ndir - 1;
+        pets_gap_block *b = &g->pool[g->dir[d]];
+        int64_t gap = s - g->last;
+        b->s[b->n] = s;
+        b->f[b->n] = f;
+        b->gap[b->n] = gap;
+        b->n++;
+        g->dir_last[d] = f;
+        if (gap > g->dir_max[d])
+            g->dir_max[d] = gap;
+        gaps_push_last(g, s, f);
+        g->nslots++;
+        return PC_OK;
+    }
+    if (d >= g->ndir && g->ndir > 0) { /* after everything */
+        d = g->ndir - 1;
+        k = g->pool[g->dir[d]].n;
+    }
+    /* after every slot (the fast path's answer, or the blocks' end) */
+    int at_end = g->ndir == 0 || (d == g->ndir - 1 && k == g->pool[g->dir[d]].n);
     if (g->ndir == 0) {
         gaps_open_block(g, 0);
         d = k = 0;
@@ -185,6 +254,8 @@ int pets_gaps_book(pets_gaps *g, pets_gap_pos pos, int64_t s, int64_t f)
         gaps_refresh(g, d + 1);
     }
     gaps_refresh(g, d);
+    if (at_end)
+        gaps_push_last(g, s, f);
     g->nslots++;
     return PC_OK;
 }

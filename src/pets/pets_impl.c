@@ -11,7 +11,7 @@ const pets_impl pets_impls[] = {
      pets_serial_available, pets_omp_run},
     {"ocl", "OpenCL: entry_discover, compute_metrics on a frontier queue, bitonic sort",
      pets_ocl_available, pets_ocl_run},
-    {"ocl-vec8", "OpenCL with the vectorised compute_metrics (8 lanes, padded matrices)",
+    {"ocl-vec8", "OpenCL with the vectorised compute_metrics (vload8 of 8 list entries, lanes past a row masked)",
      pets_ocl_available, pets_ocl_vec8_run},
 };
 const int pets_nimpls = (int)(sizeof pets_impls / sizeof pets_impls[0]);

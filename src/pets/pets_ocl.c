@@ -4,6 +4,7 @@
  * processor selection then runs on the host (pets_select_run, the ready
  * times of each level on o->threads OpenMP threads). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pc_alloc.h"
@@ -18,9 +19,25 @@
 #define OCL_MAX_PLATFORMS 16
 #define OCL_MAX_DEVICES 16
 
-enum { K_ENTRY, K_METRICS, K_METRICS8, K_INIT, K_STEP, K_COUNT };
+enum { K_ENTRY, K_METRICS, K_METRICS8, K_INIT, K_STEP, K_LOCAL, K_COUNT };
 static const char *const k_names[K_COUNT] = {"entry_discover", "compute_metrics",
-                                             "compute_metrics_vec8", "bitonic_init", "bitonic_step"};
+                                             "compute_metrics_vec8", "bitonic_init", "bitonic_step", "bitonic_local"};
+
+/* PETS_BLOCK of pets.cl, the elements one bitonic_local work group sorts:
+ * the largest power of two from 512 to 4096 whose keys (24 bytes each)
+ * take at most half the device's local memory, with a work group of half
+ * as many work-items allowed. */
+static int ocl_block_size(cl_device_id dev)
+{
+    cl_ulong lmem = 0;
+    size_t maxwg = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL);
+    int b = 512;
+    while (b < 4096 && (cl_ulong)b * 2 * 24 <= lmem / 2 && (size_t)b <= maxwg)
+        b *= 2;
+    return b;
+}
 
 /* The state kept between runs: building the program is slow (PoCL compiles
  * it), so it is made once per process for the chosen device. */
@@ -33,6 +50,7 @@ static struct {
     cl_program prog;
     cl_kernel k[K_COUNT];
     char name[256];
+    int block; /* PETS_BLOCK the program was built with */
 } g_ocl;
 
 void pets_ocl_release(void)
@@ -121,7 +139,10 @@ static int ocl_init(const pets_options *o, pc_error *err)
     g_ocl.prog = clCreateProgramWithSource(g_ocl.ctx, 1, &src, NULL, &e);
     if (e != CL_SUCCESS)
         goto fail;
-    e = clBuildProgram(g_ocl.prog, 1, &dev, "", NULL, NULL);
+    g_ocl.block = ocl_block_size(dev);
+    char opts[64];
+    snprintf(opts, sizeof opts, "-DPETS_BLOCK=%d", g_ocl.block);
+    e = clBuildProgram(g_ocl.prog, 1, &dev, opts, NULL, NULL);
     if (e != CL_SUCCESS) {
         size_t loglen = 0;
         clGetProgramBuildInfo(g_ocl.prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
@@ -181,15 +202,22 @@ void pets_ocl_list(FILE *f)
 }
 
 /* Device buffers of one run. */
-enum { B_INDEG, B_LEFT, B_FA, B_FB, B_COUNT, B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM, B_COST,
-       B_LEV, B_RS, B_RANK, B_SUM, B_PERM, B_OUTDEG, B_PMAT, B_SMAT, B_WMAT, B_NBUF };
+enum { B_INDEG, B_LEFT, B_FA, B_FB, B_COUNT, B_SIZES, B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM,
+       B_COST, B_LEV, B_RS, B_RANK, B_SUM, B_PERM, B_KLEV, B_KRANK, B_KSUM, B_NBUF };
+
+/* Spare entries after the edge lists: compute_metrics_vec8 reads eight at
+ * a time and may pass the last row's end. */
+#define OCL_LIST_SLACK 8
+/* Launches of the frontier loop per read of their sizes: the first chunk,
+ * doubled after each chunk up to the last (a graph of few levels wastes
+ * few empty launches, a deep one reads rarely). */
+#define OCL_CHUNK_FIRST 8
+#define OCL_CHUNK_MAX 256
 
 typedef struct ocl_run {
     cl_mem b[B_NBUF];
-    int32_t *pmat, *smat, *outdeg; /* host copies of the padded matrices (vec8) */
-    int64_t *wmat;
     int32_t *indeg;
-    int wp, ws;
+    int32_t *sizes; /* frontier sizes of one chunk, read back */
 } ocl_run;
 
 static void run_free(ocl_run *r)
@@ -197,11 +225,8 @@ static void run_free(ocl_run *r)
     for (int i = 0; i < B_NBUF; i++)
         if (r->b[i])
             clReleaseMemObject(r->b[i]);
-    pc_free(r->pmat);
-    pc_free(r->smat);
-    pc_free(r->wmat);
-    pc_free(r->outdeg);
     pc_free(r->indeg);
+    pc_free(r->sizes);
 }
 
 static int ocl_buf(ocl_run *r, int i, size_t bytes, cl_int *e)
@@ -220,53 +245,37 @@ static int ocl_write(int i, const ocl_run *r, const void *p, size_t bytes, cl_in
 
 #define ARG(kn, i, v) (e = e != CL_SUCCESS ? e : clSetKernelArg(g_ocl.k[kn], (i), sizeof(v), &(v)))
 
+/* Whether the bitonic sort merges its short steps in local memory: on a
+ * GPU, where local memory is on chip; not on a CPU device (PoCL), where it
+ * measured slower than the plain steps (0.49-0.54 s against 0.42 s at
+ * 2^19 here). PARCHECK_PETS_LOCAL_SORT=1 or 0 decides instead (the tests
+ * run both paths on whatever device there is). */
+static int ocl_local_sort(void)
+{
+    const char *env = getenv("PARCHECK_PETS_LOCAL_SORT");
+    if (env && *env)
+        return strcmp(env, "0") != 0;
+    cl_device_type t = 0;
+    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+    return (t & CL_DEVICE_TYPE_GPU) != 0;
+}
+
 static size_t round_up(size_t x, size_t m)
 {
     return (x + m - 1) / m * m;
 }
 
-/* The padded rectangular matrices of ocl-vec8 (-1 and weight 0 as padding). */
-static int make_rect(const pets_dag *d, ocl_run *r, pc_error *err)
+/* Work-items of one frontier launch: they stride over the frontier, so
+ * this only needs to fill the device; a CPU device (PoCL) pays per
+ * work-group and gets a few per core. */
+static size_t ocl_frontier_items(void)
 {
-    size_t n = (size_t)d->ntasks;
-    int32_t maxin = 0, maxout = 0;
-    for (int32_t v = 0; v < d->ntasks; v++) {
-        int32_t a = d->pred_off[v + 1] - d->pred_off[v], b = d->succ_off[v + 1] - d->succ_off[v];
-        maxin = a > maxin ? a : maxin;
-        maxout = b > maxout ? b : maxout;
-    }
-    r->wp = (int)round_up((size_t)(maxin ? maxin : 1), 8);
-    r->ws = (int)round_up((size_t)(maxout ? maxout : 1), 8);
-    /* The padded rows cost n * (largest degree): refuse what the device
-     * cannot hold (half its memory, each matrix within one allocation). */
-    cl_ulong gmem = 0, maxalloc = 0;
-    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
-    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc, NULL);
-    size_t bytes = n * (size_t)r->wp * 4 + n * (size_t)r->ws * 12;
-    if (bytes > gmem / 2 || n * (size_t)r->ws * 8 > maxalloc)
-        return pc_error_set(err, PC_EUNAVAIL, NULL, 0,
-                            "padded matrices would take %zu MiB of %llu (largest in/out degree %ld/%ld)",
-                            bytes >> 20, (unsigned long long)(gmem >> 20), (long)maxin, (long)maxout);
-    r->pmat = pc_malloc_array(n * (size_t)r->wp, sizeof *r->pmat);
-    r->smat = pc_malloc_array(n * (size_t)r->ws, sizeof *r->smat);
-    r->wmat = pc_calloc(n * (size_t)r->ws, sizeof *r->wmat);
-    r->outdeg = pc_malloc_array(n, sizeof *r->outdeg);
-    if (!r->pmat || !r->smat || !r->wmat || !r->outdeg)
-        return pc_error_nomem(err, "ocl-vec8 matrices");
-    for (size_t v = 0; v < n; v++) {
-        int32_t *pr = r->pmat + v * (size_t)r->wp, *sr = r->smat + v * (size_t)r->ws;
-        int64_t *wr = r->wmat + v * (size_t)r->ws;
-        int32_t a = d->pred_off[v + 1] - d->pred_off[v], b = d->succ_off[v + 1] - d->succ_off[v];
-        for (int j = 0; j < r->wp; j++)
-            pr[j] = j < a ? d->pred[d->pred_off[v] + j] : -1;
-        for (int j = 0; j < r->ws; j++) {
-            sr[j] = j < b ? d->succ[d->succ_off[v] + j] : -1;
-            if (j < b)
-                wr[j] = d->succ_comm[d->succ_off[v] + j];
-        }
-        r->outdeg[v] = b;
-    }
-    return PC_OK;
+    cl_uint cu = 1;
+    cl_device_type t = 0;
+    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+    size_t per = (t & CL_DEVICE_TYPE_GPU) ? 256 : 64;
+    return (size_t)(cu ? cu : 1) * per;
 }
 
 static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets_solution *s,
@@ -285,45 +294,35 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         N <<= 1;
     cl_int e = CL_SUCCESS;
     r.indeg = pc_malloc_array((size_t)n, sizeof *r.indeg);
-    if (!r.indeg) {
+    r.sizes = pc_malloc_array(OCL_CHUNK_MAX, sizeof *r.sizes);
+    if (!r.indeg || !r.sizes) {
         rc = pc_error_nomem(err, "OpenCL PETS");
         goto out;
     }
     for (int v = 0; v < n; v++)
         r.indeg[v] = d->pred_off[v + 1] - d->pred_off[v];
-    if (vec8 && (rc = make_rect(d, &r, err)))
-        goto out;
-    size_t ni = (size_t)n * 4, nl = (size_t)n * 8;
+    size_t ni = (size_t)n * 4, nl = (size_t)n * 8, ml = (size_t)m + OCL_LIST_SLACK;
     if (!ocl_buf(&r, B_INDEG, ni, &e) || !ocl_buf(&r, B_LEFT, ni, &e) || !ocl_buf(&r, B_FA, ni, &e) ||
-        !ocl_buf(&r, B_FB, ni, &e) || !ocl_buf(&r, B_COUNT, 8, &e) ||
+        !ocl_buf(&r, B_FB, ni, &e) || !ocl_buf(&r, B_COUNT, 12, &e) ||
+        !ocl_buf(&r, B_SIZES, ((size_t)n + OCL_CHUNK_MAX + 1) * 4, &e) ||
         !ocl_buf(&r, B_COST, nl * (size_t)P, &e) || !ocl_buf(&r, B_LEV, ni, &e) ||
         !ocl_buf(&r, B_RS, nl, &e) || !ocl_buf(&r, B_RANK, nl, &e) || !ocl_buf(&r, B_SUM, nl, &e) ||
-        !ocl_buf(&r, B_PERM, N * 4, &e))
-        goto cl_fail;
-    if (!vec8 && (!ocl_buf(&r, B_POFF, ni + 4, &e) || !ocl_buf(&r, B_PRED, (size_t)m * 4, &e) ||
-                  !ocl_buf(&r, B_SOFF, ni + 4, &e) || !ocl_buf(&r, B_SUCC, (size_t)m * 4, &e) ||
-                  !ocl_buf(&r, B_SCOMM, (size_t)m * 8, &e)))
-        goto cl_fail;
-    if (vec8 && (!ocl_buf(&r, B_OUTDEG, ni, &e) || !ocl_buf(&r, B_PMAT, (size_t)n * r.wp * 4, &e) ||
-                 !ocl_buf(&r, B_SMAT, (size_t)n * r.ws * 4, &e) ||
-                 !ocl_buf(&r, B_WMAT, (size_t)n * r.ws * 8, &e)))
+        !ocl_buf(&r, B_PERM, N * 4, &e) || !ocl_buf(&r, B_KLEV, N * 4, &e) ||
+        !ocl_buf(&r, B_KRANK, N * 8, &e) || !ocl_buf(&r, B_KSUM, N * 8, &e) ||
+        !ocl_buf(&r, B_POFF, ni + 4, &e) ||
+        !ocl_buf(&r, B_PRED, ml * 4, &e) || !ocl_buf(&r, B_SOFF, ni + 4, &e) ||
+        !ocl_buf(&r, B_SUCC, ml * 4, &e) || !ocl_buf(&r, B_SCOMM, ml * 8, &e))
         goto cl_fail;
     double t1 = pc_time_now();
-    if (!ocl_write(B_INDEG, &r, r.indeg, ni, &e) || !ocl_write(B_COST, &r, d->cost, nl * (size_t)P, &e))
+    if (!ocl_write(B_INDEG, &r, r.indeg, ni, &e) || !ocl_write(B_COST, &r, d->cost, nl * (size_t)P, &e) ||
+        !ocl_write(B_POFF, &r, d->pred_off, ni + 4, &e) ||
+        !ocl_write(B_PRED, &r, d->pred, (size_t)m * 4, &e) ||
+        !ocl_write(B_SOFF, &r, d->succ_off, ni + 4, &e) ||
+        !ocl_write(B_SUCC, &r, d->succ, (size_t)m * 4, &e) ||
+        !ocl_write(B_SCOMM, &r, d->succ_comm, (size_t)m * 8, &e))
         goto cl_fail;
-    if (!vec8 && (!ocl_write(B_POFF, &r, d->pred_off, ni + 4, &e) ||
-                  !ocl_write(B_PRED, &r, d->pred, (size_t)m * 4, &e) ||
-                  !ocl_write(B_SOFF, &r, d->succ_off, ni + 4, &e) ||
-                  !ocl_write(B_SUCC, &r, d->succ, (size_t)m * 4, &e) ||
-                  !ocl_write(B_SCOMM, &r, d->succ_comm, (size_t)m * 8, &e)))
-        goto cl_fail;
-    if (vec8 && (!ocl_write(B_OUTDEG, &r, r.outdeg, ni, &e) ||
-                 !ocl_write(B_PMAT, &r, r.pmat, (size_t)n * r.wp * 4, &e) ||
-                 !ocl_write(B_SMAT, &r, r.smat, (size_t)n * r.ws * 4, &e) ||
-                 !ocl_write(B_WMAT, &r, r.wmat, (size_t)n * r.ws * 8, &e)))
-        goto cl_fail;
-    int zero[2] = {0, 0}; /* the two frontier counts (see compute_metrics) */
-    if (!ocl_write(B_COUNT, &r, zero, 8, &e) || (e = clFinish(g_ocl.q)) != CL_SUCCESS)
+    int zero[3] = {0, 0, 0}; /* the three frontier counts (see pets.cl) */
+    if (!ocl_write(B_COUNT, &r, zero, 12, &e) || (e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
     double t2 = pc_time_now();
     /* entry discovery */
@@ -336,68 +335,52 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     if (e != CL_SUCCESS ||
         (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_ENTRY], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
         goto cl_fail;
-    int nf = 0;
-    if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_COUNT], CL_TRUE, 0, 4, &nf, 0, NULL, NULL)) != CL_SUCCESS)
+    if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
     double t3 = pc_time_now();
-    /* levels and ranks, one frontier per level; the host reads the size of
-     * the next one, and an empty frontier ends the loop */
-    int kk = vec8 ? K_METRICS8 : K_METRICS, level = 0, done = 0;
-    cl_mem cur = r.b[B_FA], nxt = r.b[B_FB];
-    if (vec8) {
-        ARG(kk, 6, r.wp);
-        ARG(kk, 7, r.ws);
-        ARG(kk, 8, r.b[B_INDEG]);
-        ARG(kk, 9, r.b[B_OUTDEG]);
-        ARG(kk, 10, r.b[B_PMAT]);
-        ARG(kk, 11, r.b[B_SMAT]);
-        ARG(kk, 12, r.b[B_WMAT]);
-        ARG(kk, 13, r.b[B_COST]);
-        ARG(kk, 14, r.b[B_LEFT]);
-        ARG(kk, 15, r.b[B_LEV]);
-        ARG(kk, 16, r.b[B_RS]);
-        ARG(kk, 17, r.b[B_RANK]);
-        ARG(kk, 18, r.b[B_SUM]);
-    } else {
-        ARG(kk, 6, r.b[B_POFF]);
-        ARG(kk, 7, r.b[B_PRED]);
-        ARG(kk, 8, r.b[B_SOFF]);
-        ARG(kk, 9, r.b[B_SUCC]);
-        ARG(kk, 10, r.b[B_SCOMM]);
-        ARG(kk, 11, r.b[B_COST]);
-        ARG(kk, 12, r.b[B_LEFT]);
-        ARG(kk, 13, r.b[B_LEV]);
-        ARG(kk, 14, r.b[B_RS]);
-        ARG(kk, 15, r.b[B_RANK]);
-        ARG(kk, 16, r.b[B_SUM]);
-    }
-    ARG(kk, 2, P);
-    ARG(kk, 5, r.b[B_COUNT]);
+    /* levels and ranks, one launch per level, enqueued in chunks without a
+     * host round trip in between; the sizes of a chunk's frontiers are
+     * read once, and the first empty one ends the loop */
+    int kk = vec8 ? K_METRICS8 : K_METRICS, level = 0, done = 0, chunk = OCL_CHUNK_FIRST;
+    ARG(kk, 1, P);
+    ARG(kk, 4, r.b[B_COUNT]);
+    ARG(kk, 5, r.b[B_SIZES]);
+    /* arguments 6.. of both metrics kernels, in their order */
+    static const int mbufs[] = {B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM, B_COST,
+                                B_LEFT, B_LEV,  B_RS,   B_RANK, B_SUM};
+    for (int i = 0; i < (int)(sizeof mbufs / sizeof *mbufs); i++)
+        ARG(kk, 6 + i, r.b[mbufs[i]]);
     if (e != CL_SUCCESS)
         goto cl_fail;
-    while (nf > 0) {
-        done += nf;
-        ARG(kk, 0, nf);
-        ARG(kk, 1, level);
-        ARG(kk, 3, cur);
-        ARG(kk, 4, nxt);
-        /* the kernel counts into slot (level + 1) & 1 and clears the other
-         * for the next level: one launch and one read per level */
-        if (e != CL_SUCCESS)
-            goto cl_fail;
-        gs = round_up((size_t)nf, 64);
-        if ((e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS ||
-            (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_COUNT], CL_TRUE, (size_t)((level + 1) & 1) * 4, 4,
-                                     &nf, 0, NULL, NULL)) != CL_SUCCESS)
-            goto cl_fail;
-        cl_mem tmp = cur;
-        cur = nxt;
-        nxt = tmp;
-        level++;
-        if (nf < 0 || done + nf > n) {
-            rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier of %d tasks after %d of %d", nf, done, n);
+    gs = ocl_frontier_items();
+    for (int end = 0; !end;) {
+        if (level > n) { /* a graph has at most n levels */
+            rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier loop passed %d levels", level);
             goto out;
         }
+        for (int i = 0; i < chunk; i++) {
+            int lv = level + i;
+            ARG(kk, 0, lv);
+            ARG(kk, 2, r.b[(lv & 1) ? B_FB : B_FA]);
+            ARG(kk, 3, r.b[(lv & 1) ? B_FA : B_FB]);
+            if (e != CL_SUCCESS ||
+                (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
+                goto cl_fail;
+        }
+        if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_SIZES], CL_TRUE, (size_t)level * 4,
+                                     (size_t)chunk * 4, r.sizes, 0, NULL, NULL)) != CL_SUCCESS)
+            goto cl_fail;
+        for (int i = 0; i < chunk && !end; i++) {
+            int nf = r.sizes[i];
+            if (nf < 0 || nf > n - done) {
+                rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier of %d tasks after %d of %d", nf, done, n);
+                goto out;
+            }
+            done += nf;
+            end = nf == 0 || done == n;
+        }
+        level += chunk;
+        chunk = chunk * 2 > OCL_CHUNK_MAX ? OCL_CHUNK_MAX : chunk * 2;
     }
     if (done != n) {
         rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "only %d of %d tasks reached", done, n);
@@ -407,25 +390,62 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     /* bitonic sort of N >= n slots; padding sorts after every task */
     int Ni = (int)N;
     ARG(K_INIT, 0, Ni);
-    ARG(K_INIT, 1, r.b[B_PERM]);
+    ARG(K_INIT, 1, n);
+    ARG(K_INIT, 2, r.b[B_PERM]);
+    ARG(K_INIT, 3, r.b[B_LEV]);
+    ARG(K_INIT, 4, r.b[B_RANK]);
+    ARG(K_INIT, 5, r.b[B_SUM]);
+    ARG(K_INIT, 6, r.b[B_KLEV]);
+    ARG(K_INIT, 7, r.b[B_KRANK]);
+    ARG(K_INIT, 8, r.b[B_KSUM]);
     ARG(K_STEP, 0, Ni);
     ARG(K_STEP, 1, n);
     ARG(K_STEP, 4, r.b[B_PERM]);
-    ARG(K_STEP, 5, r.b[B_LEV]);
-    ARG(K_STEP, 6, r.b[B_RANK]);
-    ARG(K_STEP, 7, r.b[B_SUM]);
+    ARG(K_STEP, 5, r.b[B_KLEV]);
+    ARG(K_STEP, 6, r.b[B_KRANK]);
+    ARG(K_STEP, 7, r.b[B_KSUM]);
     gs = round_up(N, 64);
     if (e != CL_SUCCESS ||
         (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_INIT], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
         goto cl_fail;
-    for (int k = 2; k <= Ni; k <<= 1)
+    /* steps of distance below the block run in local memory, one launch
+     * for all of them per merge size, where the device allows work groups
+     * of half a block */
+    size_t wg = 0, half = (size_t)g_ocl.block / 2;
+    clGetKernelWorkGroupInfo(g_ocl.k[K_LOCAL], g_ocl.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    int local = N >= (size_t)g_ocl.block && wg >= half && ocl_local_sort();
+    size_t lgs = N / 2;
+    ARG(K_LOCAL, 0, n);
+    ARG(K_LOCAL, 3, r.b[B_PERM]);
+    ARG(K_LOCAL, 4, r.b[B_KLEV]);
+    ARG(K_LOCAL, 5, r.b[B_KRANK]);
+    ARG(K_LOCAL, 6, r.b[B_KSUM]);
+    if (local) {
+        int k0 = 0, j0 = 0;
+        ARG(K_LOCAL, 1, k0);
+        ARG(K_LOCAL, 2, j0);
+        if (e != CL_SUCCESS ||
+            (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_LOCAL], 1, NULL, &lgs, &half, 0, NULL, NULL)) != CL_SUCCESS)
+            goto cl_fail;
+    }
+    gs = round_up(N / 2, 64);
+    for (int k = local ? 2 * g_ocl.block : 2; k <= Ni; k <<= 1) {
         for (int j = k >> 1; j > 0; j >>= 1) {
+            if (local && j < g_ocl.block) {
+                ARG(K_LOCAL, 1, k);
+                ARG(K_LOCAL, 2, j);
+                if (e != CL_SUCCESS ||
+                    (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_LOCAL], 1, NULL, &lgs, &half, 0, NULL, NULL)) != CL_SUCCESS)
+                    goto cl_fail;
+                break;
+            }
             ARG(K_STEP, 2, j);
             ARG(K_STEP, 3, k);
             if (e != CL_SUCCESS ||
                 (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_STEP], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
                 goto cl_fail;
         }
+    }
     if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
     double t5 = pc_time_now();

@@ -21,6 +21,27 @@
 
 /* Below this many tasks a loop runs on the calling thread alone. */
 #define PETS_OMP_PAR_MIN 256
+/* Tasks per grab in a frontier: levels are about sqrt(v) wide (724 at
+ * v = 2^19), and chunks of 64 gave 16 threads only 11 chunks to share. */
+#define PETS_OMP_CHUNK 16
+
+/* Tasks a thread collects before it appends them to the next frontier:
+ * one atomic add on the shared tail per batch instead of one per task
+ * (every thread incremented the same counter before; with 16 threads that
+ * line bounced for each of the v tasks). */
+#define PETS_OMP_APPEND 256
+
+/* Appends buf[0..nb) to queue_out at *tail (one atomic reservation). */
+static void omp_append(int32_t *queue_out, int32_t *tail, const int32_t *buf, int nb)
+{
+    int32_t at;
+#pragma omp atomic capture
+    {
+        at = *tail;
+        *tail += nb;
+    }
+    memcpy(queue_out + at, buf, (size_t)nb * sizeof *buf);
+}
 
 /* Levels, ranks and ACC of the frontier queue[head..end), appending the
  * tasks that become ready to queue at *tail. */
@@ -31,30 +52,39 @@ static void omp_frontier(const pets_dag *dag, int32_t level, const int32_t *queu
     int32_t P = dag->nprocs, nf = end - head;
     (void)threads; /* threads and nf are read only by OpenMP pragmas */
     (void)nf;
-#pragma omp parallel for num_threads(threads) if (threads > 1 && nf >= PETS_OMP_PAR_MIN) schedule(dynamic, 64)
-    for (int32_t i = head; i < end; i++) {
-        int32_t v = queue[i];
-        int64_t rpt = 0, acc = 0, dtc = 0;
-        for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
-            if (s->rank_scaled[dag->pred[e]] > rpt)
-                rpt = s->rank_scaled[dag->pred[e]];
-        for (int32_t p = 0; p < P; p++)
-            acc += dag->cost[(int64_t)v * P + p];
-        for (int32_t e = dag->succ_off[v]; e < dag->succ_off[v + 1]; e++) {
-            int32_t w = dag->succ[e], rem, at;
-            dtc += dag->succ_comm[e];
+#pragma omp parallel num_threads(threads) if (threads > 1 && nf >= PETS_OMP_PAR_MIN)
+    {
+        int32_t buf[PETS_OMP_APPEND];
+        int nb = 0;
+#pragma omp for schedule(dynamic, PETS_OMP_CHUNK) nowait
+        for (int32_t i = head; i < end; i++) {
+            int32_t v = queue[i];
+            int64_t rpt = 0, acc = 0, dtc = 0;
+            for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
+                if (s->rank_scaled[dag->pred[e]] > rpt)
+                    rpt = s->rank_scaled[dag->pred[e]];
+            for (int32_t p = 0; p < P; p++)
+                acc += dag->cost[(int64_t)v * P + p];
+            for (int32_t e = dag->succ_off[v]; e < dag->succ_off[v + 1]; e++) {
+                int32_t w = dag->succ[e], rem;
+                dtc += dag->succ_comm[e];
 #pragma omp atomic capture
-            rem = --left[w];
-            if (rem == 0) {
-#pragma omp atomic capture
-                at = (*tail)++;
-                queue_out[at] = w;
+                rem = --left[w];
+                if (rem == 0) {
+                    buf[nb++] = w;
+                    if (nb == PETS_OMP_APPEND) {
+                        omp_append(queue_out, tail, buf, nb);
+                        nb = 0;
+                    }
+                }
             }
+            sumcost[v] = acc;
+            s->level[v] = level;
+            s->rank_scaled[v] = acc + (int64_t)P * dtc + rpt;
+            s->rank[v] = pets_round_rank(s->rank_scaled[v], P);
         }
-        sumcost[v] = acc;
-        s->level[v] = level;
-        s->rank_scaled[v] = acc + (int64_t)P * dtc + rpt;
-        s->rank[v] = pets_round_rank(s->rank_scaled[v], P);
+        if (nb)
+            omp_append(queue_out, tail, buf, nb);
     }
 }
 

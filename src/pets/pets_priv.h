@@ -57,13 +57,6 @@ int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, p
  * pets_select_run. */
 int pets_select_linear(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);
 
-/* Ready times of the tasks s->order[k0..k1) on every processor into
- * rdy[(k - k0) * P + p] and their costs into w (same layout), with
- * `threads` threads; late[k - k0] = 1 when a predecessor of that task is
- * not placed yet (its rdy row is then not complete). Reads only dag and s. */
-void pets_select_ready_batch(const pets_dag *dag, const pets_solution *s, int32_t k0, int32_t k1,
-                             int64_t *rdy, int64_t *w, unsigned char *late, int threads);
-
 /* Importers' common end: mean costs -> P costs with heterogeneity, then
  * the checked build. Takes ownership of nothing. */
 int pets_import_finish(pets_dag *dag, const char *path, int32_t n, const int64_t *mean,

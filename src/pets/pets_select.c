@@ -20,54 +20,159 @@
 /* A batch shorter than this is not worth waking threads for. */
 #define PETS_SELECT_PAR_MIN 64
 
-/* Checks that order is a permutation of the tasks and marks each task
- * unplaced (proc -2), so that later steps may index by it. */
-static int select_check_perm(const pets_solution *s, int32_t n, pc_error *err)
+/* Positions of the tasks: pos[order[k]] = k. Checks that order is a
+ * permutation of the tasks: a repeated or unknown id leaves some position
+ * k with pos[order[k]] != k. The threads write in parallel (a repeated id
+ * races, hence the atomic write); on a refusal one serial pass names the
+ * first bad position, as it always did. */
+static int select_positions(const pets_solution *s, int32_t n, int32_t *pos, int threads,
+                            pc_error *err)
 {
-    memset(s->proc, 0xff, (size_t)n * sizeof *s->proc); /* every id -1 */
+    int bad = 0;
+    (void)threads; /* read only by the pragmas */
+#pragma omp parallel num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64)
+    {
+#pragma omp for schedule(static)
+        for (int32_t k = 0; k < n; k++)
+            pos[k] = -1;
+#pragma omp for schedule(static)
+        for (int32_t k = 0; k < n; k++) {
+            int32_t v = s->order[k];
+            if (v >= 0 && v < n) {
+#pragma omp atomic write
+                pos[v] = k;
+            }
+        }
+#pragma omp for schedule(static) reduction(| : bad)
+        for (int32_t k = 0; k < n; k++) {
+            int32_t v = s->order[k];
+            bad |= v < 0 || v >= n || pos[v] != k;
+        }
+    }
+    if (!bad)
+        return PC_OK;
+    for (int32_t k = 0; k < n; k++)
+        pos[k] = -1;
     for (int32_t k = 0; k < n; k++) {
         int32_t v = s->order[k];
-        if (v < 0 || v >= n || s->proc[v] != -1)
+        if (v < 0 || v >= n || pos[v] != -1)
             return pc_error_set(err, PC_EVERIFY, NULL, 0,
                                 "priority order: position %ld holds %ld, not a new task", (long)k,
                                 (long)v + 1);
-        s->proc[v] = -2;
+        pos[v] = k;
     }
-    return PC_OK;
+    return PC_OK; /* not reached: the parallel pass found a bad position */
 }
 
-/* Ready time of task v on each processor into rdy[0..P); 1 when a
- * predecessor is not placed yet (then rdy is incomplete). */
-static int select_ready(const pets_dag *dag, const pets_solution *s, int32_t v, int64_t *rdy)
+/* The placements so far, by position in the priority order: the
+ * predecessors of a task were placed shortly before it (mostly in the
+ * level before), so reading them by position stays within a few cache
+ * lines' worth of recent tasks instead of the whole task range. */
+typedef struct select_state {
+    int insertion;
+    int32_t P;
+    pets_gaps *gaps;   /* P gap indexes (insertion) */
+    int64_t *last;     /* P latest finishes (append) */
+    const int32_t *order;
+    int32_t *pos;      /* position of each task */
+    int32_t *poff;     /* by position: predecessor list offsets (n + 1), */
+    int32_t *ppos;     /* the predecessors' positions */
+    int64_t *pcomm;    /* and the communication costs of those edges */
+    int32_t *proc;     /* by position: processor, start, finish */
+    int64_t *start;
+    int64_t *fin;
+    int64_t makespan;
+} select_state;
+
+/* The predecessor lists by position (poff, ppos, pcomm), with `threads`
+ * threads: the one pass that reads the graph's lists in the order's random
+ * task order; everything after reads them in sequence. */
+static void select_lists(const pets_dag *dag, select_state *st, int32_t n, int threads)
 {
-    int32_t P = dag->nprocs;
-    for (int32_t p = 0; p < P; p++)
-        rdy[p] = 0;
-    for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++) {
-        int32_t u = dag->pred[e], pu = s->proc[u];
-        if (pu < 0)
-            return 1;
-        int64_t fu = s->finish[u], cu = dag->pred_comm[e];
-        for (int32_t p = 0; p < P; p++) {
-            int64_t r = fu + (p == pu ? 0 : cu);
-            if (r > rdy[p])
-                rdy[p] = r;
+    (void)threads;
+#pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static)
+    for (int32_t k = 0; k < n; k++) {
+        int32_t v = st->order[k];
+        st->poff[k + 1] = dag->pred_off[v + 1] - dag->pred_off[v];
+    }
+    st->poff[0] = 0;
+    for (int32_t k = 0; k < n; k++)
+        st->poff[k + 1] += st->poff[k];
+#pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static)
+    for (int32_t k = 0; k < n; k++) {
+        int32_t v = st->order[k], j = st->poff[k];
+        for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++, j++) {
+            st->ppos[j] = st->pos[dag->pred[e]];
+            st->pcomm[j] = dag->pred_comm[e];
         }
+    }
+}
+
+/* Ready time of the task at position k on each processor into rdy[0..P),
+ * from its predecessors' placements; 1 when a predecessor has position >=
+ * lim (not placed yet; rdy is then incomplete). O(predecessors + P), not
+ * O(both multiplied): on processor p the ready time is the larger of the
+ * best finish + communication over predecessors placed elsewhere and the
+ * best plain finish over those placed on p. The first is the overall best
+ * b1 (reached on processor p1) everywhere but on p1, where it is b2, the
+ * best over processors other than p1; the second touches only the
+ * predecessors' own processors. */
+static int select_ready(const select_state *st, int32_t k, int32_t lim, int64_t *rdy)
+{
+    int32_t P = st->P, p1 = -1;
+    int64_t b1 = 0, b2 = 0;
+    int32_t e0 = st->poff[k], e1 = st->poff[k + 1];
+    for (int32_t e = e0; e < e1; e++) {
+        int32_t q = st->ppos[e];
+        if (q >= lim)
+            return 1;
+        int64_t x = st->fin[q] + st->pcomm[e];
+        int32_t pu = st->proc[q];
+        if (x > b1) {
+            if (pu != p1)
+                b2 = b1;
+            b1 = x;
+            p1 = pu;
+        } else if (pu != p1 && x > b2) {
+            b2 = x;
+        }
+    }
+    for (int32_t p = 0; p < P; p++)
+        rdy[p] = b1;
+    if (p1 >= 0)
+        rdy[p1] = b2;
+    for (int32_t e = e0; e < e1; e++) {
+        int32_t q = st->ppos[e];
+        if (st->fin[q] > rdy[st->proc[q]])
+            rdy[st->proc[q]] = st->fin[q];
     }
     return 0;
 }
 
-void pets_select_ready_batch(const pets_dag *dag, const pets_solution *s, int32_t k0, int32_t k1,
-                             int64_t *rdy, int64_t *w, unsigned char *late, int threads)
+/* Ready times of the tasks at positions k0..k1) on every processor into
+ * rdy[(k - k0) * P + p] and their costs into w (same layout), with
+ * `threads` threads; late[k - k0] = 1 when a predecessor lies at k0 or
+ * later (its row is then not complete). Reads only dag and st. */
+static void select_ready_batch(const pets_dag *dag, const select_state *st, int32_t k0,
+                               int32_t k1, int64_t *rdy, int64_t *w, unsigned char *late,
+                               int threads)
 {
-    int32_t P = dag->nprocs, nb = k1 - k0;
+    int32_t P = st->P, nb = k1 - k0;
     (void)threads; /* unused when built without OpenMP */
-#pragma omp parallel for num_threads(threads) if (threads > 1 && nb >= PETS_SELECT_PAR_MIN) schedule(static)
-    for (int32_t i = 0; i < nb; i++) {
-        int32_t v = s->order[k0 + i];
-        late[i] = (unsigned char)select_ready(dag, s, v, rdy + (size_t)i * P);
-        for (int32_t p = 0; p < P; p++)
-            w[(size_t)i * P + p] = dag->cost[(int64_t)v * P + p];
+#pragma omp parallel num_threads(threads) if (threads > 1 && nb >= PETS_SELECT_PAR_MIN)
+    {
+        /* the cost rows first, in a loop of their own: their reads are
+         * independent and miss the cache (task ids are in random order),
+         * and a tight loop keeps many of them in flight */
+#pragma omp for schedule(static) nowait
+        for (int32_t i = 0; i < nb; i++) {
+            const int64_t *c = dag->cost + (int64_t)st->order[k0 + i] * P;
+            for (int32_t p = 0; p < P; p++)
+                w[(size_t)i * P + p] = c[p];
+        }
+#pragma omp for schedule(static)
+        for (int32_t i = 0; i < nb; i++)
+            late[i] = (unsigned char)select_ready(st, k0 + i, k0, rdy + (size_t)i * P);
     }
 }
 
@@ -83,63 +188,75 @@ static int32_t select_batch_end(const int32_t *lev, int32_t k0, int32_t n)
     return k1;
 }
 
-typedef struct select_state {
-    int insertion;
-    pets_gaps *gaps;   /* P gap indexes (insertion) */
-    int64_t *last;     /* P latest finishes (append) */
-} select_state;
-
-/* Places task v given its ready times: the processor of least finish time
- * (the lowest one on a tie), its earliest start there, then the booking. */
-static int select_place(int32_t P, select_state *st, int32_t v, const int64_t *rdy,
-                        const int64_t *w, pets_solution *s, pc_error *err)
+/* Places the task at position k given its ready times: the processor of
+ * least finish time (the lowest one on a tie), its earliest start there,
+ * then the booking. */
+static int select_place(select_state *st, int32_t k, const int64_t *rdy, const int64_t *w,
+                        pc_error *err)
 {
-    int32_t best_p = 0;
+    int32_t P = st->P, best_p = 0;
     int64_t best_f = INT64_MAX, best_s = 0;
-    pets_gap_pos best_pos = {0, 0};
     for (int32_t p = 0; p < P; p++) {
         /* a start is never before the ready time: a processor that cannot
          * beat the best finish even so is not searched */
         if (rdy[p] + w[p] >= best_f)
             continue;
         int64_t t;
-        pets_gap_pos pos = {0, 0};
         if (st->insertion)
-            t = pets_gaps_fit(&st->gaps[p], rdy[p], w[p], &pos);
+            t = pets_gaps_start(&st->gaps[p], rdy[p], w[p]);
         else
             t = rdy[p] > st->last[p] ? rdy[p] : st->last[p];
-        if (t + w[p] < best_f) {
-            best_f = t + w[p];
-            best_s = t;
-            best_p = p;
-            best_pos = pos;
-        }
+        /* masks rather than a branch: which processor wins is
+         * unpredictable, and a mispredicted branch here cost more than
+         * the search */
+        int64_t f = t + w[p], m = -(int64_t)(f < best_f);
+        best_f ^= (best_f ^ f) & m;
+        best_s ^= (best_s ^ t) & m;
+        best_p ^= (best_p ^ p) & (int32_t)m;
     }
-    if (st->insertion && pets_gaps_book(&st->gaps[best_p], best_pos, best_s, best_f))
-        return pc_error_nomem(err, "selecting processors");
+    if (st->insertion) {
+        pets_gap_pos pos;
+        pets_gaps_fit(&st->gaps[best_p], rdy[best_p], w[best_p], &pos);
+        if (pets_gaps_book(&st->gaps[best_p], pos, best_s, best_f))
+            return pc_error_nomem(err, "selecting processors");
+    }
     if (!st->insertion && best_f > st->last[best_p])
         st->last[best_p] = best_f;
-    s->proc[v] = best_p;
-    s->start[v] = best_s;
-    s->finish[v] = best_f;
-    if (best_f > s->makespan)
-        s->makespan = best_f;
+    st->proc[k] = best_p;
+    st->start[k] = best_s;
+    st->fin[k] = best_f;
+    if (best_f > st->makespan)
+        st->makespan = best_f;
     return PC_OK;
 }
 
-/* A task that reads a task of its own batch: its predecessors must all be
- * placed by now, else the order is not topological. */
-static int select_late(const pets_dag *dag, const pets_solution *s, int32_t v, int64_t *rdy,
+/* A task at position k that reads a task of its own batch: its
+ * predecessors must all be placed by now, else the order is not
+ * topological. */
+static int select_late(const select_state *st, int32_t k, int64_t *rdy,
                        pc_error *err)
 {
-    if (!select_ready(dag, s, v, rdy))
+    if (!select_ready(st, k, k, rdy))
         return PC_OK;
-    for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
-        if (s->proc[dag->pred[e]] < 0)
+    for (int32_t e = st->poff[k]; e < st->poff[k + 1]; e++)
+        if (st->ppos[e] >= k)
             return pc_error_set(err, PC_EVERIFY, NULL, 0,
                                 "priority order: task %ld comes before its predecessor %ld",
-                                (long)v + 1, (long)dag->pred[e] + 1);
+                                (long)st->order[k] + 1, (long)st->order[st->ppos[e]] + 1);
     return PC_OK;
+}
+
+/* Copies the placements by position into s, by task. */
+static void select_scatter(const select_state *st, int32_t n, pets_solution *s, int threads)
+{
+    (void)threads;
+#pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static)
+    for (int32_t k = 0; k < n; k++) {
+        int32_t v = st->order[k];
+        s->proc[v] = st->proc[k];
+        s->start[v] = st->start[k];
+        s->finish[v] = st->fin[k];
+    }
 }
 
 int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pets_solution *s,
@@ -149,39 +266,51 @@ int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pet
         return pets_select_linear(dag, o->policy, s, err);
     int32_t n = dag->ntasks, P = dag->nprocs;
     int32_t cap = n < PETS_SELECT_BATCH ? n : PETS_SELECT_BATCH;
-    select_state st = {o->policy == PETS_INSERTION, NULL, NULL};
+    select_state st = {.insertion = o->policy == PETS_INSERTION, .P = P, .order = s->order};
     st.gaps = pc_calloc((size_t)P, sizeof *st.gaps);
     st.last = pc_calloc((size_t)P, sizeof *st.last);
+    st.pos = pc_malloc_array((size_t)n, sizeof *st.pos);
+    st.proc = pc_malloc_array((size_t)n, sizeof *st.proc);
+    st.start = pc_malloc_array((size_t)n, sizeof *st.start);
+    st.fin = pc_malloc_array((size_t)n, sizeof *st.fin);
+    st.poff = pc_malloc_array((size_t)n + 1, sizeof *st.poff);
+    st.ppos = pc_malloc_array((size_t)dag->nedges, sizeof *st.ppos);
+    st.pcomm = pc_malloc_array((size_t)dag->nedges, sizeof *st.pcomm);
     int64_t *rdy = pc_malloc_array((size_t)cap * (size_t)P, sizeof *rdy);
     int64_t *w = pc_malloc_array((size_t)cap * (size_t)P, sizeof *w);
     unsigned char *late = pc_malloc_array((size_t)cap, 1);
     int32_t *lev = pc_malloc_array((size_t)n, sizeof *lev);
     int rc = PC_OK;
-    if (!st.gaps || !st.last || !rdy || !w || !late || !lev) {
+    if (!st.gaps || !st.last || !st.pos || !st.proc || !st.start || !st.fin || !st.poff ||
+        (dag->nedges && (!st.ppos || !st.pcomm)) || !rdy || !w ||
+        !late || !lev) {
         rc = pc_error_nomem(err, "selecting processors");
         goto out;
     }
     for (int32_t p = 0; p < P; p++)
         pets_gaps_init(&st.gaps[p]);
-    if ((rc = select_check_perm(s, n, err)))
+    if ((rc = select_positions(s, n, st.pos, threads, err)))
         goto out;
+    select_lists(dag, &st, n, threads);
     /* levels by position, so that finding the batches reads in sequence */
 #pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN) schedule(static)
     for (int32_t k = 0; k < n; k++)
         lev[k] = s->level[s->order[k]];
-    s->makespan = 0;
-    for (int32_t k0 = 0; k0 < n && !rc; ) {
+    for (int32_t k0 = 0; k0 < n && !rc;) {
         int32_t k1 = select_batch_end(lev, k0, n);
-        pets_select_ready_batch(dag, s, k0, k1, rdy, w, late, threads);
+        select_ready_batch(dag, &st, k0, k1, rdy, w, late, threads);
         for (int32_t k = k0; k < k1 && !rc; k++) {
             size_t i = (size_t)(k - k0);
-            int32_t v = s->order[k];
             if (late[i])
-                rc = select_late(dag, s, v, rdy + i * P, err);
+                rc = select_late(&st, k, rdy + i * P, err);
             if (!rc)
-                rc = select_place(P, &st, v, rdy + i * P, w + i * P, s, err);
+                rc = select_place(&st, k, rdy + i * P, w + i * P, err);
         }
         k0 = k1;
+    }
+    if (!rc) {
+        select_scatter(&st, n, s, threads);
+        s->makespan = st.makespan;
     }
 out:
     if (st.gaps)
@@ -189,6 +318,13 @@ out:
             pets_gaps_free(&st.gaps[p]);
     pc_free(st.gaps);
     pc_free(st.last);
+    pc_free(st.pos);
+    pc_free(st.proc);
+    pc_free(st.start);
+    pc_free(st.fin);
+    pc_free(st.poff);
+    pc_free(st.ppos);
+    pc_free(st.pcomm);
     pc_free(rdy);
     pc_free(w);
     pc_free(late);

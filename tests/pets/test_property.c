@@ -2,6 +2,8 @@
  * (beta 1..5, alpha 0.5/1/2, CCR 0.1..10, eta 0.1..1, v from 1 to 2^14):
  * every implementation equal to the oracle under both policies; and the
  * metamorphic relation: all costs times k -> makespan times k. */
+#include <stdlib.h>
+
 #include "pc_rng.h"
 #include "pets_tutil.h"
 
@@ -70,6 +72,58 @@ START_TEST(large_graphs)
         random_params(&r, &gp, sizes[k]);
         gp.procs = 4 + k * 4;
         check_generated(&gp);
+    }
+}
+END_TEST
+
+/* ocl and ocl-vec8 (when a platform exists) equal to the oracle with the
+ * bitonic sort's local-memory merge forced on and off, around and past the
+ * largest block (4096), on deep graphs (hundreds of levels: the frontier
+ * loop's chunks of launches) and a chain of 3000 levels. */
+START_TEST(ocl_paths)
+{
+    const pets_impl *im[2] = {pets_impl_find("ocl"), pets_impl_find("ocl-vec8")};
+    pets_options o = {PETS_INSERTION, -1, -1, 0, PETS_SELECT_GAPS};
+    char why[256];
+    if (!im[0] || !im[0]->available(&o, why, sizeof why))
+        PC_SKIP(why);
+    static const int32_t sizes[] = {7, 511, 513, 4095, 4097, 9000, 20000};
+    pc_rng r;
+    pc_rng_seed(&r, 91);
+    for (int k = 0; k < 8; k++) {
+        pets_dag d;
+        pc_error err;
+        if (k < 7) {
+            pets_gen_params gp;
+            random_params(&r, &gp, sizes[k]);
+            gp.alpha = 0.5; /* twice the levels */
+            ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+        } else {
+            int32_t n = 3000;
+            int64_t *cost = malloc((size_t)n * 2 * sizeof *cost);
+            pets_edge *e = malloc((size_t)n * sizeof *e);
+            ck_assert(cost && e);
+            for (int32_t i = 0; i < 2 * n; i++)
+                cost[i] = 1 + i % 5;
+            for (int32_t i = 0; i + 1 < n; i++)
+                e[i] = (pets_edge){i, i + 1, i % 4, 0};
+            ck_assert_msg(pets_dag_build(&d, n, 2, cost, e, n - 1, NULL, &err) == 0, "%s", err.msg);
+            free(cost);
+            free(e);
+        }
+        pets_solution ref;
+        tu_oracle(&d, PETS_INSERTION, &ref);
+        for (int loc = 0; loc < 2; loc++) {
+            setenv("PARCHECK_PETS_LOCAL_SORT", loc ? "1" : "0", 1);
+            for (int i = 0; i < 2; i++) {
+                char what[96];
+                snprintf(what, sizeof what, "v=%d local sort %d", d.ntasks, loc);
+                ck_assert_int_eq(tu_check_impl_opts(im[i], &d, &o, &ref, what), 1);
+            }
+        }
+        unsetenv("PARCHECK_PETS_LOCAL_SORT");
+        pets_solution_free(&ref);
+        pets_dag_free(&d);
     }
 }
 END_TEST
@@ -151,6 +205,7 @@ static Suite *suite_property(void)
     tcase_add_test(tc, large_graphs);
     tcase_add_test(tc, metamorphic_scaling);
     tcase_add_test(tc, fork_join);
+    tcase_add_test(tc, ocl_paths);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -32,9 +32,49 @@ static int64_t ref_fit(const ref_slot *v, int n, int64_t r, int64_t w)
     return best;
 }
 
-/* Books random tasks (zero lengths included, ready times all over the
- * busy range so that blocks split in the middle) and compares every fit. */
-static void gaps_random_run(uint64_t seed, int nops, int64_t maxw)
+/* The fast path's stack (pets_gaps.h): ends rising, length bounds
+ * falling, the top entry is the gap before the last slot, and every gap is
+ * bounded by an entry that ends no earlier (so the first entry ending
+ * after any ready time inside or before the gap bounds it). */
+static void gaps_check_stack(const pets_gaps *g, const ref_slot *v, int n)
+{
+    ref_slot *t = malloc((size_t)(n ? n : 1) * sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    memcpy(t, v, (size_t)n * sizeof *t);
+    for (int i = 1; i < n; i++) /* by start, then finish: the slots in time order */
+        for (int j = i; j > 0 && (t[j].s < t[j - 1].s ||
+                                  (t[j].s == t[j - 1].s && t[j].f < t[j - 1].f)); j--) {
+            ref_slot x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    for (int32_t j = 1; j < g->nsk; j++) {
+        ck_assert_int_ge(g->sk_end[j], g->sk_end[j - 1]);
+        ck_assert_int_lt(g->sk_len[j], g->sk_len[j - 1]);
+    }
+    if (n) {
+        ck_assert_int_eq(g->last, t[n - 1].f);
+        ck_assert_int_ge(g->nsk, 1);
+        ck_assert_int_eq(g->sk_end[g->nsk - 1], t[n - 1].s);
+    }
+    int64_t prev_f = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t end = t[i].s, len = t[i].s - prev_f;
+        int ok = 0;
+        for (int32_t j = 0; j < g->nsk && !ok; j++)
+            ok = g->sk_end[j] >= end && g->sk_len[j] >= len;
+        ck_assert_msg(ok, "gap [%lld, %lld) has no stack entry bounding it", (long long)prev_f,
+                      (long long)end);
+        prev_f = t[i].f;
+    }
+    free(t);
+}
+
+/* Books random tasks (zero lengths included, ready times over the last
+ * `window` time units of the busy range, or all of it for window 0, so
+ * that blocks split in the middle) and compares every fit with a plain
+ * scan; the stack is checked every 97 bookings. */
+static void gaps_random_run_window(uint64_t seed, int nops, int64_t maxw, int64_t window)
 {
     pc_rng r;
     pc_rng_seed(&r, seed);
@@ -45,7 +85,8 @@ static void gaps_random_run(uint64_t seed, int nops, int64_t maxw)
     int64_t horizon = 1;
     for (int i = 0; i < nops; i++) {
         int64_t w = pc_rng_below(&r, 8) == 0 ? 0 : (int64_t)pc_rng_range(&r, 1, (uint64_t)maxw);
-        int64_t ready = (int64_t)pc_rng_below(&r, (uint64_t)horizon + 1);
+        int64_t lo = window && horizon > window ? horizon - window : 0;
+        int64_t ready = lo + (int64_t)pc_rng_below(&r, (uint64_t)(horizon - lo) + 1);
         pets_gap_pos pos;
         int64_t t = pets_gaps_fit(&g, ready, w, &pos);
         int64_t want = ref_fit(v, i, ready, w);
@@ -56,7 +97,10 @@ static void gaps_random_run(uint64_t seed, int nops, int64_t maxw)
         v[i] = (ref_slot){t, t + w};
         if (t + w + maxw > horizon)
             horizon = t + w + maxw;
+        if (i % 97 == 0)
+            gaps_check_stack(&g, v, i + 1);
     }
+    gaps_check_stack(&g, v, nops);
     ck_assert_int_eq(g.nslots, nops);
     /* the slots in block order are sorted and their gaps are consistent */
     int64_t prev_s = -1, prev_f = 0;
@@ -75,6 +119,11 @@ static void gaps_random_run(uint64_t seed, int nops, int64_t maxw)
     pets_gaps_free(&g);
 }
 
+static void gaps_random_run(uint64_t seed, int nops, int64_t maxw)
+{
+    gaps_random_run_window(seed, nops, maxw, 0);
+}
+
 START_TEST(gap_index_equals_brute_force)
 {
     gaps_random_run(1, 2000, 50);
@@ -83,10 +132,24 @@ START_TEST(gap_index_equals_brute_force)
 }
 END_TEST
 
+START_TEST(gap_index_tail_equals_brute_force)
+{
+    /* ready times near the end, as in a level-by-level schedule: mostly
+     * the stack's O(1) answer, with its bounds left stale by bookings
+     * inside earlier gaps */
+    gaps_random_run_window(4, 3000, 50, 120);
+    gaps_random_run_window(5, 3000, 8, 30);
+    gaps_random_run_window(6, 2000, 200, 2000);
+    gaps_random_run_window(7, 2000, 1, 5);
+}
+END_TEST
+
 START_TEST(gap_index_alloc_failures)
 {
-    /* every allocation failure leaves the index as it was */
-    for (long fail = 1; fail < 40; fail++) {
+    /* every allocation failure leaves the index as it was; the loop ends
+     * at the first run in which no allocation was made to fail */
+    int clean = 0;
+    for (long fail = 1; fail < 400 && !clean; fail++) {
         pets_gaps g;
         pets_gaps_init(&g);
         int failed = 0;
@@ -106,9 +169,129 @@ START_TEST(gap_index_alloc_failures)
         }
         pets_gaps_free(&g);
         ck_assert_int_eq(pc_alloc_live(), 0);
-        if (!failed)
-            break;
+        clean = !failed;
     }
+    ck_assert_msg(clean, "every one of 400 allocations failed a booking");
+}
+END_TEST
+
+static void build(pets_dag *d, int32_t n, int32_t P, const int64_t *cost, pets_edge *e,
+                  int64_t m);
+
+/* pets_select_run on an order that is wrong, at 1 and 4 threads: refused
+ * with PC_EVERIFY and the message naming the first culprit. */
+static void check_refused(const pets_dag *d, const int32_t *order, const int32_t *level,
+                          const char *want)
+{
+    for (int th = 1; th <= 4; th += 3) {
+        pets_solution s;
+        pc_error err;
+        pc_error_clear(&err);
+        ck_assert_int_eq(pets_solution_alloc(&s, d->ntasks, &err), 0);
+        memcpy(s.order, order, (size_t)d->ntasks * sizeof *order);
+        memcpy(s.level, level, (size_t)d->ntasks * sizeof *level);
+        pets_options o = {PETS_INSERTION, -1, -1, th, PETS_SELECT_GAPS};
+        ck_assert_int_eq(pets_select_run(d, &o, th, &s, &err), PC_EVERIFY);
+        ck_assert_msg(strstr(err.msg, want), "%d threads: \"%s\" does not say \"%s\"", th,
+                      err.msg, want);
+        pets_solution_free(&s);
+    }
+}
+
+START_TEST(select_refuses_bad_orders)
+{
+    /* 0 -> 1 -> 2, and 3 alone; 5000 more lone tasks make the parallel
+     * passes run */
+    int32_t n = 5004, P = 2;
+    int64_t *cost = malloc((size_t)n * P * sizeof *cost);
+    int32_t *order = malloc((size_t)n * sizeof *order), *level = calloc((size_t)n, sizeof *level);
+    ck_assert(cost && order && level);
+    for (int64_t i = 0; i < (int64_t)n * P; i++)
+        cost[i] = 1 + i % 3;
+    pets_edge e[2] = {{0, 1, 2, 0}, {1, 2, 2, 0}};
+    pets_dag d;
+    build(&d, n, P, cost, e, 2);
+    level[1] = 1;
+    level[2] = 2;
+    for (int32_t k = 0; k < n; k++)
+        order[k] = k;
+    /* a repeated task: the second occurrence is named */
+    order[4000] = 7;
+    check_refused(&d, order, level, "position 4000 holds 8, not a new task");
+    order[4000] = 4000;
+    /* an unknown task */
+    order[10] = n;
+    check_refused(&d, order, level, "position 10 holds 5005, not a new task");
+    order[10] = 10;
+    /* a task before its predecessor, levels right (a later batch) */
+    order[1] = 2;
+    order[2] = 1;
+    check_refused(&d, order, level, "task 3 comes before its predecessor 2");
+    /* the same with every level 0 (one batch: the late path) */
+    level[1] = level[2] = 0;
+    check_refused(&d, order, level, "task 3 comes before its predecessor 2");
+    /* the oracle's order with every level 0 (one batch, so the chain is
+     * placed by the late path): the oracle's schedule */
+    pets_solution s, ref;
+    pc_error err;
+    tu_oracle(&d, PETS_INSERTION, &ref);
+    ck_assert_int_eq(pets_solution_alloc(&s, n, &err), 0);
+    memcpy(s.order, ref.order, (size_t)n * sizeof *s.order);
+    memcpy(s.level, level, (size_t)n * sizeof *level);
+    pets_options o = {PETS_INSERTION, -1, -1, 4, PETS_SELECT_GAPS};
+    ck_assert_int_eq(pets_select_run(&d, &o, 4, &s, &err), 0);
+    for (int32_t v = 0; v < n; v++) {
+        ck_assert_int_eq(s.proc[v], ref.proc[v]);
+        ck_assert_int_eq(s.start[v], ref.start[v]);
+        ck_assert_int_eq(s.finish[v], ref.finish[v]);
+    }
+    pets_solution_free(&s);
+    pets_solution_free(&ref);
+    pets_dag_free(&d);
+    free(cost);
+    free(order);
+    free(level);
+}
+END_TEST
+
+START_TEST(select_alloc_failures)
+{
+    /* every allocation of a selection fails once in turn: PC_ENOMEM and
+     * nothing left allocated, until a run makes no allocation fail */
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 3000;
+    gp.procs = 3;
+    pets_dag d;
+    pc_error err;
+    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    pets_solution ref;
+    tu_oracle(&d, PETS_INSERTION, &ref);
+    int clean = 0;
+    for (long fail = 1; fail < 2000 && !clean; fail++) {
+        pets_solution s;
+        ck_assert_int_eq(pets_solution_alloc(&s, d.ntasks, &err), 0);
+        memcpy(s.order, ref.order, (size_t)d.ntasks * sizeof *s.order);
+        memcpy(s.level, ref.level, (size_t)d.ntasks * sizeof *s.level);
+        long live = pc_alloc_live();
+        pets_options o = {PETS_INSERTION, -1, -1, 2, PETS_SELECT_GAPS};
+        pc_alloc_fail_at(fail);
+        int rc = pets_select_run(&d, &o, 2, &s, &err);
+        int failed = pc_alloc_injected();
+        pc_alloc_fail_at(0);
+        ck_assert_int_eq(pc_alloc_live(), live);
+        if (failed) {
+            ck_assert_int_eq(rc, PC_ENOMEM);
+        } else {
+            ck_assert_int_eq(rc, 0);
+            ck_assert_int_eq(s.makespan, ref.makespan);
+            clean = 1;
+        }
+        pets_solution_free(&s);
+    }
+    ck_assert(clean);
+    pets_solution_free(&ref);
+    pets_dag_free(&d);
 }
 END_TEST
 
@@ -252,7 +435,10 @@ static Suite *suite_select(void)
     Suite *s = suite_create("pets_select");
     TCase *tc = pc_tcase("select");
     tcase_add_test(tc, gap_index_equals_brute_force);
+    tcase_add_test(tc, gap_index_tail_equals_brute_force);
     tcase_add_test(tc, gap_index_alloc_failures);
+    tcase_add_test(tc, select_refuses_bad_orders);
+    tcase_add_test(tc, select_alloc_failures);
     tcase_add_test(tc, omp_chain);
     tcase_add_test(tc, omp_wide_level);
     tcase_add_test(tc, omp_many_ties);

@@ -1,8 +1,15 @@
 /* pets.cl - PETS phases on an OpenCL device: entry discovery, levels and
- * ranks on a frontier queue (predecessor counts decremented atomically; the
- * host reads the size of the next frontier, and an empty one ends the
- * loop), and a bitonic sort into the priority order. Ranks are exact
- * 64-bit integers scaled by P. */
+ * ranks on a frontier queue (predecessor counts decremented atomically),
+ * and a bitonic sort into the priority order. Ranks are exact 64-bit
+ * integers scaled by P.
+ *
+ * The frontier loop needs no host round trip per level: each launch reads
+ * its frontier's size from the device (counts[level % 3]), appends the
+ * next frontier into counts[(level + 1) % 3], clears the third counter for
+ * the launch after, and logs its size in sizes[level]. The host enqueues
+ * launches in chunks and reads the sizes once per chunk; a launch past the
+ * last level finds an empty frontier and does nothing. Work-items stride
+ * over the frontier (a fixed global size serves any frontier). */
 
 /* Tasks whose in-degree is zero form the first frontier; every task's
  * counter of unfinished predecessors starts at its in-degree. */
@@ -33,39 +40,47 @@ static void finish_task(int v, int level, int P, long acc, long dtc, long rpt, _
     sumcost[v] = acc;
 }
 
-/* One work-item per task of the frontier (all of whose predecessors are
- * done): level, ACC*P, DTC, RPT (largest predecessor rank, unrounded),
- * then each successor's counter is decremented once; the work-item that
- * brings it to zero appends the successor to the next frontier. The two
- * counts alternate by level (counts[(level + 1) & 1] is this level's next
- * frontier size); work-item 0 clears the other one, which the host has
- * read already, for the next level: no write from the host per level. */
-__kernel void compute_metrics(const int nf, const int level, const int P,
-                              __global const int *frontier, __global int *next,
-                              __global int *counts, __global const int *pred_off,
-                              __global const int *pred, __global const int *succ_off,
-                              __global const int *succ, __global const long *succ_comm,
-                              __global const long *cost, __global int *left, __global int *lev,
-                              __global long *rs, __global long *rank, __global long *sumcost)
+/* The frontier of this launch: its size (read on the device) and the
+ * bookkeeping of the counters for the launches after it. */
+static int frontier_size(const int level, __global int *counts, __global int *sizes)
 {
-    int k = get_global_id(0);
-    if (k == 0)
-        counts[level & 1] = 0;
-    if (k >= nf)
-        return;
-    int v = frontier[k];
-    long rpt = 0, acc = 0, dtc = 0;
-    for (int e = pred_off[v]; e < pred_off[v + 1]; e++)
-        rpt = max(rpt, rs[pred[e]]);
-    for (int p = 0; p < P; p++)
-        acc += cost[(size_t)v * P + p];
-    for (int e = succ_off[v]; e < succ_off[v + 1]; e++) {
-        dtc += succ_comm[e];
-        int s = succ[e];
-        if (atomic_dec(&left[s]) == 1)
-            next[atomic_inc(&counts[(level + 1) & 1])] = s;
+    int nf = counts[level % 3];
+    if (get_global_id(0) == 0) {
+        counts[(level + 2) % 3] = 0; /* the next launch appends there */
+        sizes[level] = nf;
     }
-    finish_task(v, level, P, acc, dtc, rpt, lev, rs, rank, sumcost);
+    return nf;
+}
+
+/* One work-item per task of the frontier (all of whose predecessors are
+ * done), striding: level, ACC*P, DTC, RPT (largest predecessor rank,
+ * unrounded), then each successor's counter is decremented once; the
+ * work-item that brings it to zero appends the successor to the next
+ * frontier. */
+__kernel void compute_metrics(const int level, const int P, __global const int *frontier,
+                              __global int *next, __global int *counts, __global int *sizes,
+                              __global const int *pred_off, __global const int *pred,
+                              __global const int *succ_off, __global const int *succ,
+                              __global const long *succ_comm, __global const long *cost,
+                              __global int *left, __global int *lev, __global long *rs,
+                              __global long *rank, __global long *sumcost)
+{
+    int nf = frontier_size(level, counts, sizes);
+    for (int k = get_global_id(0); k < nf; k += get_global_size(0)) {
+        int v = frontier[k];
+        long rpt = 0, acc = 0, dtc = 0;
+        for (int e = pred_off[v]; e < pred_off[v + 1]; e++)
+            rpt = max(rpt, rs[pred[e]]);
+        for (int p = 0; p < P; p++)
+            acc += cost[(size_t)v * P + p];
+        for (int e = succ_off[v]; e < succ_off[v + 1]; e++) {
+            dtc += succ_comm[e];
+            int s = succ[e];
+            if (atomic_dec(&left[s]) == 1)
+                next[atomic_inc(&counts[(level + 1) % 3])] = s;
+        }
+        finish_task(v, level, P, acc, dtc, rpt, lev, rs, rank, sumcost);
+    }
 }
 
 static long lane_rank(int u, __global const long *rs)
@@ -73,99 +88,170 @@ static long lane_rank(int u, __global const long *rs)
     return u >= 0 ? rs[u] : 0;
 }
 
-/* The same on the padded rectangular matrices (rows of wp / ws entries, a
- * multiple of 8, padded with -1 and weight 0), eight neighbours per step.
- * Each valid successor lane is decremented exactly once; padding lanes are
- * skipped, so rows shorter than 8 and the padding itself are harmless. */
-__kernel void compute_metrics_vec8(const int nf, const int level, const int P,
-                                   __global const int *frontier, __global int *next,
-                                   __global int *counts, const int wp, const int ws,
-                                   __global const int *indeg, __global const int *outdeg,
-                                   __global const int *pred_mat, __global const int *succ_mat,
-                                   __global const long *succ_wmat, __global const long *cost,
-                                   __global int *left, __global int *lev, __global long *rs,
-                                   __global long *rank, __global long *sumcost)
+/* The same eight neighbours at a time: vload8 straight from the lists
+ * (their buffers carry 8 spare entries, so the last row may be read past
+ * its end); the lanes past the row (l >= m) count as padding: rank 0,
+ * weight 0, no successor. Each valid successor lane is decremented exactly
+ * once. */
+__kernel void compute_metrics_vec8(const int level, const int P, __global const int *frontier,
+                                   __global int *next, __global int *counts,
+                                   __global int *sizes, __global const int *pred_off,
+                                   __global const int *pred, __global const int *succ_off,
+                                   __global const int *succ, __global const long *succ_comm,
+                                   __global const long *cost, __global int *left,
+                                   __global int *lev, __global long *rs, __global long *rank,
+                                   __global long *sumcost)
 {
-    int k = get_global_id(0);
-    if (k == 0)
-        counts[level & 1] = 0;
-    if (k >= nf)
-        return;
-    int v = frontier[k];
-    long8 best = (long8)(0);
-    __global const int *prow = pred_mat + (size_t)v * wp;
-    for (int j = 0; j < indeg[v]; j += 8) {
-        int8 u = vload8(0, prow + j);
-        long8 r = (long8)(lane_rank(u.s0, rs), lane_rank(u.s1, rs), lane_rank(u.s2, rs),
-                          lane_rank(u.s3, rs), lane_rank(u.s4, rs), lane_rank(u.s5, rs),
-                          lane_rank(u.s6, rs), lane_rank(u.s7, rs));
-        best = max(best, r);
-    }
-    long4 b4 = max(best.lo, best.hi);
-    long2 b2 = max(b4.lo, b4.hi);
-    long rpt = max(b2.lo, b2.hi);
-    long acc = 0;
-    for (int p = 0; p < P; p++)
-        acc += cost[(size_t)v * P + p];
-    long8 w8 = (long8)(0);
-    __global const int *srow = succ_mat + (size_t)v * ws;
-    __global const long *wrow = succ_wmat + (size_t)v * ws;
-    for (int j = 0; j < outdeg[v]; j += 8) {
-        w8 += vload8(0, wrow + j);
-        int8 s = vload8(0, srow + j);
-        int lanes[8] = {s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6, s.s7};
-        for (int l = 0; l < 8; l++) {
-            int t = lanes[l];
-            if (t >= 0 && atomic_dec(&left[t]) == 1)
-                next[atomic_inc(&counts[(level + 1) & 1])] = t;
+    const long8 lane = (long8)(0, 1, 2, 3, 4, 5, 6, 7);
+    int nf = frontier_size(level, counts, sizes);
+    for (int k = get_global_id(0); k < nf; k += get_global_size(0)) {
+        int v = frontier[k];
+        long8 best = (long8)(0);
+        for (int j = pred_off[v], end = pred_off[v + 1]; j < end; j += 8) {
+            int8 u = vload8(0, pred + j);
+            int m = end - j;
+            long8 r = (long8)(lane_rank(m > 0 ? u.s0 : -1, rs), lane_rank(m > 1 ? u.s1 : -1, rs),
+                              lane_rank(m > 2 ? u.s2 : -1, rs), lane_rank(m > 3 ? u.s3 : -1, rs),
+                              lane_rank(m > 4 ? u.s4 : -1, rs), lane_rank(m > 5 ? u.s5 : -1, rs),
+                              lane_rank(m > 6 ? u.s6 : -1, rs), lane_rank(m > 7 ? u.s7 : -1, rs));
+            best = max(best, r);
         }
+        long4 b4 = max(best.lo, best.hi);
+        long2 b2 = max(b4.lo, b4.hi);
+        long rpt = max(b2.lo, b2.hi);
+        long acc = 0;
+        for (int p = 0; p < P; p++)
+            acc += cost[(size_t)v * P + p];
+        long8 w8 = (long8)(0);
+        for (int j = succ_off[v], end = succ_off[v + 1]; j < end; j += 8) {
+            int m = end - j;
+            w8 += select((long8)(0), vload8(0, succ_comm + j), lane < (long8)(m));
+            int8 s = vload8(0, succ + j);
+            int lanes[8] = {s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6, s.s7};
+            for (int l = 0; l < 8 && l < m; l++) {
+                int t = lanes[l];
+                if (atomic_dec(&left[t]) == 1)
+                    next[atomic_inc(&counts[(level + 1) % 3])] = t;
+            }
+        }
+        long4 w4 = w8.lo + w8.hi;
+        long2 w2 = w4.lo + w4.hi;
+        finish_task(v, level, P, acc, w2.lo + w2.hi, rpt, lev, rs, rank, sumcost);
     }
-    long4 w4 = w8.lo + w8.hi;
-    long2 w2 = w4.lo + w4.hi;
-    finish_task(v, level, P, acc, w2.lo + w2.hi, rpt, lev, rs, rank, sumcost);
+}
+
+/* The bitonic sort moves each task's keys with it (level, rank, ACC in
+ * arrays beside perm): a step then reads its two streams in order instead
+ * of looking every key up through perm. */
+__kernel void bitonic_init(const int N, const int n, __global int *perm, __global const int *lev,
+                           __global const long *rank, __global const long *sumcost,
+                           __global int *klev, __global long *krank, __global long *ksum)
+{
+    int i = get_global_id(0);
+    if (i >= N)
+        return;
+    perm[i] = i;
+    klev[i] = i < n ? lev[i] : 0;
+    krank[i] = i < n ? rank[i] : 0;
+    ksum[i] = i < n ? sumcost[i] : 0;
 }
 
 /* 1 when task a goes before task b: level ascending, rank descending, ACC
  * ascending, task ascending. Padding (a or b >= n) goes after every task. */
-static int goes_before(int a, int b, int n, __global const int *lev, __global const long *rank,
-                       __global const long *sumcost)
+static int key_before(int a, int la, long ra, long sa, int b, int lb, long rb, long sb, int n)
 {
     if (a >= n)
         return 0;
     if (b >= n)
         return 1;
-    if (lev[a] != lev[b])
-        return lev[a] < lev[b];
-    if (rank[a] != rank[b])
-        return rank[a] > rank[b];
-    if (sumcost[a] != sumcost[b])
-        return sumcost[a] < sumcost[b];
+    if (la != lb)
+        return la < lb;
+    if (ra != rb)
+        return ra > rb;
+    if (sa != sb)
+        return sa < sb;
     return a < b;
 }
 
-__kernel void bitonic_init(const int N, __global int *perm)
-{
-    int i = get_global_id(0);
-    if (i < N)
-        perm[i] = i;
-}
-
-/* One compare-exchange step (k: block size, j: distance) over N = 2^m. */
+/* One compare-exchange step (k: block size, j: distance) over N = 2^m,
+ * one work-item per pair (N / 2 of them). */
 __kernel void bitonic_step(const int N, const int n, const int j, const int k,
-                           __global int *perm, __global const int *lev,
-                           __global const long *rank, __global const long *sumcost)
+                           __global int *perm, __global int *klev, __global long *krank,
+                           __global long *ksum)
 {
-    int i = get_global_id(0);
-    if (i >= N)
+    int t = get_global_id(0);
+    if (t >= N / 2)
         return;
-    int l = i ^ j;
-    if (l <= i)
-        return;
-    int a = perm[i], b = perm[l];
+    int i = 2 * t - (t & (j - 1)), l = i + j;
+    int a = perm[i], b = perm[l], la = klev[i], lb = klev[l];
+    long ra = krank[i], rb = krank[l], sa = ksum[i], sb = ksum[l];
     int up = (i & k) == 0;
-    int swap = up ? goes_before(b, a, n, lev, rank, sumcost) : goes_before(a, b, n, lev, rank, sumcost);
+    int swap = up ? key_before(b, lb, rb, sb, a, la, ra, sa, n)
+                  : key_before(a, la, ra, sa, b, lb, rb, sb, n);
     if (swap) {
         perm[i] = b;
         perm[l] = a;
+        klev[i] = lb;
+        klev[l] = la;
+        krank[i] = rb;
+        krank[l] = ra;
+        ksum[i] = sb;
+        ksum[l] = sa;
+    }
+}
+
+/* Elements of one local block of the bitonic network: steps with a
+ * distance j below it pair elements of the same block, so they run in one
+ * launch on keys held in local memory (one pass over global memory for
+ * up to log2(PETS_BLOCK) steps instead of one each). The host uses it with work
+ * groups of PETS_BLOCK / 2 work-items, one compare-exchange each. */
+#ifndef PETS_BLOCK
+#define PETS_BLOCK 512 /* the host passes the size that fits the device */
+#endif
+
+/* The steps j = j0, j0/2, ..., 1 of merge size k (k = 0: every merge size
+ * from 2 to PETS_BLOCK, the block sorted from scratch) on one block,
+ * directions from the global index as in bitonic_step. */
+__kernel void bitonic_local(const int n, const int k, const int j0, __global int *perm,
+                            __global int *klev, __global long *krank, __global long *ksum)
+{
+    __local int id[PETS_BLOCK], lv[PETS_BLOCK];
+    __local long rk[PETS_BLOCK], sm[PETS_BLOCK];
+    int t = get_local_id(0), base = get_group_id(0) * PETS_BLOCK;
+    for (int h = 0; h < 2; h++) {
+        int x = t + h * (PETS_BLOCK / 2);
+        id[x] = perm[base + x];
+        lv[x] = klev[base + x];
+        rk[x] = krank[base + x];
+        sm[x] = ksum[base + x];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int k0 = k ? k : 2, k1 = k ? k : PETS_BLOCK;
+    for (int kk = k0; kk <= k1; kk <<= 1)
+        for (int j = k ? j0 : kk >> 1; j > 0; j >>= 1) {
+            int i = 2 * t - (t & (j - 1)), l = i + j;
+            int up = ((base + i) & kk) == 0;
+            int before = key_before(id[l], lv[l], rk[l], sm[l], id[i], lv[i], rk[i], sm[i], n);
+            int after = key_before(id[i], lv[i], rk[i], sm[i], id[l], lv[l], rk[l], sm[l], n);
+            if (up ? before : after) {
+                int ti = id[i], tl = lv[i];
+                long tr = rk[i], ts = sm[i];
+                id[i] = id[l];
+                lv[i] = lv[l];
+                rk[i] = rk[l];
+                sm[i] = sm[l];
+                id[l] = ti;
+                lv[l] = tl;
+                rk[l] = tr;
+                sm[l] = ts;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    for (int h = 0; h < 2; h++) {
+        int x = t + h * (PETS_BLOCK / 2);
+        perm[base + x] = id[x];
+        klev[base + x] = lv[x];
+        krank[base + x] = rk[x];
+        ksum[base + x] = sm[x];
     }
 }
