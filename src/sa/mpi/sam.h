@@ -124,4 +124,65 @@ void sam_abs_path(const char *path, char *out, size_t n);
  * rank 0, which writes the file alone). Dies on error. */
 void sam_write(const sam_ctx *c, const char *path, const int32_t *v, int gather);
 
+/* ---- The DC3 path (dc3-mpi): sam_dc3.c, sam_dsort.c ---- */
+
+/* A sample position's key at one level: the 96-bit number k0 k1 k2 (the
+ * next symbols packed, see sam_dc3.c) and the position. */
+typedef struct sam_tri {
+    uint32_t k0, k1, k2, idx;
+} sam_tri;
+
+/* One suffix in the final DC3 step at a level: c0 = s[i], c1 = s[i+1],
+ * rj = rank of the sample suffix i + j (0 past the end, 0 for r0 when
+ * i mod 3 = 0), idx = i. */
+typedef struct sam_suf {
+    uint32_t c0, c1, r0, r1, r2, idx;
+} sam_suf;
+
+/* A total order on records of `words` 32-bit words for sam_sort_by:
+ * cmp (qsort's contract), the MPI datatype of one record, and a local
+ * sort that takes ownership of its array and returns the sorted slice in
+ * the form its caller wants (pc_free it), dying on failure: the records
+ * for triples, only the positions (uint32) for suffixes. */
+typedef struct sam_order {
+    int words;
+    MPI_Datatype type;
+    int (*cmp)(const void *a, const void *b);
+    void *(*local_sort)(const sam_ctx *c, void *a, size_t m);
+} sam_order;
+
+/* Triples by (k0, k1, k2). */
+int sam_tri_cmp(const void *a, const void *b);
+/* Suffixes by the DC3 rule: two sample suffixes by r0; i mod 3 = 0 against
+ * j mod 3 = 1 (or 0) by (c0, r1); against j mod 3 = 2 by (c0, c1, r2). */
+int sam_suf_cmp(const void *a, const void *b);
+/* LSD radix sort of triples. */
+void *sam_tri_local_sort(const sam_ctx *c, void *a, size_t m);
+/* The two classes radix sorted ((c0, r1) and r0), then merged by
+ * sam_suf_cmp; returns the positions (idx) in the merged order. */
+void *sam_suf_local_sort(const sam_ctx *c, void *a, size_t m);
+
+/* Sorts the records of all ranks in o's order (sample sort: random
+ * samples, splitters with ties split by (rank, index), one Alltoallv,
+ * o->local_sort). Takes ownership of a[0..m); returns this rank's slice of
+ * the global order as o->local_sort gives it (pc_free it), *mout its
+ * length. */
+void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *a, size_t m, size_t *mout);
+
+/* Levels at most this long are gathered on rank 0 and solved there (SA-IS
+ * on the symbols as fixed-width big-endian bytes); SAM_DC3_BASE=N in the
+ * environment overrides it (tests force the distributed levels on small
+ * inputs with SAM_DC3_BASE=0). */
+#define SAM_DC3_BASE_DEFAULT ((int64_t)1 << 20)
+
+/* Distributed DC3 (skew) on the text block text[0 .. window) = T[lo,
+ * min(n, hi + SAM_WINDOW_AHEAD)), freed here (pc_free). Returns this
+ * rank's block of SA (SA[lo..hi), pc_free it); *levels receives the number
+ * of levels sorted in a distributed way. */
+int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels);
+
+/* This rank's block of the inverse suffix array (ISA[lo..hi), pc_free it)
+ * from its block of SA: (SA[k], k) routed to the owner of SA[k]. */
+uint32_t *sam_isa_from_sa(const sam_ctx *c, const int32_t *SA);
+
 #endif
