@@ -133,10 +133,11 @@ typedef struct sam_tri {
 } sam_tri;
 
 /* One suffix in the final DC3 step at a level: c0 = s[i], c1 = s[i+1],
- * rj = rank of the sample suffix i + j (0 past the end, 0 for r0 when
- * i mod 3 = 0), idx = i. */
+ * two of the ranks rj of the sample suffixes i + j (0 past the end), the
+ * two that its class compares: i mod 3 = 0: ra = r1, rb = r2; 1: ra = r0,
+ * rb = r1; 2: ra = r0, rb = r2. idx = i. */
 typedef struct sam_suf {
-    uint32_t c0, c1, r0, r1, r2, idx;
+    uint32_t c0, c1, ra, rb, idx;
 } sam_suf;
 
 /* A total order on records of `words` 32-bit words for sam_sort_by:

@@ -276,9 +276,12 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     /* step 4 */
     sam_suf *f = sam_alloc(c, b + 1, sizeof *f, "the suffixes");
 #pragma omp parallel for num_threads(b < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
-    for (size_t k = 0; k < b; k++)
-        f[k] = (sam_suf){ s[k], s[k + 1], rk[k], rk[k + 1], rk[k + 2],
-                          (uint32_t)(lo + (int64_t)k) };
+    for (size_t k = 0; k < b; k++) {
+        int64_t i = lo + (int64_t)k;
+        int cl = (int)(i % 3);
+        f[k] = (sam_suf){ s[k], s[k + 1], cl ? rk[k] : rk[k + 1], cl == 1 ? rk[k + 1] : rk[k + 2],
+                          (uint32_t)i };
+    }
     pc_free(rk);
     pc_free(s);
     uint32_t *pos = sam_sort_by(c, &run->suf, f, b, &ms);
@@ -337,10 +340,10 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
     if (run.base > ((int64_t)1 << 28)) /* 4 bytes a symbol must stay below 2^31 */
         run.base = (int64_t)1 << 28;
     run.tri = (sam_order){ 4, MPI_DATATYPE_NULL, sam_tri_cmp, sam_tri_local_sort };
-    run.suf = (sam_order){ 6, MPI_DATATYPE_NULL, sam_suf_cmp, sam_suf_local_sort };
+    run.suf = (sam_order){ 5, MPI_DATATYPE_NULL, sam_suf_cmp, sam_suf_local_sort };
     MPI_Type_contiguous(4, MPI_UINT32_T, &run.tri.type);
     MPI_Type_commit(&run.tri.type);
-    MPI_Type_contiguous(6, MPI_UINT32_T, &run.suf.type);
+    MPI_Type_contiguous(5, MPI_UINT32_T, &run.suf.type);
     MPI_Type_commit(&run.suf.type);
     int32_t *SA = dc3_level(c, s, K, bits, &run);
     MPI_Type_free(&run.tri.type);

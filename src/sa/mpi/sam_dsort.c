@@ -12,20 +12,30 @@
 #include "pc_alloc.h"
 #include "sam.h"
 
-#define DS_DIGIT 11
-#define DS_BUCKETS (1u << DS_DIGIT)
+/* Digits of at most 13 bits (a histogram of 64 KB a thread stays in L2):
+ * ranks and names below 2^26 take two passes a word instead of three. */
+#define DS_MAX_DIGIT 13
+#define DS_BUCKETS (1u << DS_MAX_DIGIT)
 
-/* Copies one record of `words` 32-bit words (4 or 6: a loop the compiler
- * unrolls, cheaper than a memcpy call of unknown size). */
+/* Copies one record of `words` 32-bit words. The sizes in use get copies
+ * of constant size (two or three moves; the profile of a loop over words
+ * showed it as a third of the run time in the radix scatter). */
 static inline void rec_copy(uint32_t *d, const uint32_t *s, int words)
 {
-    for (int k = 0; k < words; k++)
-        d[k] = s[k];
+    if (words == 4)
+        memcpy(d, s, 16);
+    else if (words == 5)
+        memcpy(d, s, 20);
+    else
+        for (int k = 0; k < words; k++)
+            d[k] = s[k];
 }
 
 /* LSD radix sort of the m records of a (stride words each) by the words
- * keys[0..nk), least significant first, 11-bit digits of word - min where
- * some record differs (the others are skipped). tmp holds m records.
+ * keys[0..nk), least significant first, over the bits of word - min up to
+ * the highest where some record differs, in as few digits of at most
+ * DS_MAX_DIGIT bits as cover them (digits where all agree skipped). tmp
+ * holds m records.
  * Returns the buffer that holds the result (a or tmp). */
 static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_t m, int stride,
                              const int *keys, int nk)
@@ -45,22 +55,28 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
 #pragma omp parallel for num_threads(T) reduction(| : diff) schedule(static)
         for (size_t i = 0; i < m; i++)
             diff |= a[i * st + (size_t)kw] - lo;
-        for (int shift = 0; shift < 32; shift += DS_DIGIT) {
-            if (!((diff >> shift) & (DS_BUCKETS - 1)))
+        int bits = 0;
+        while (bits < 32 && diff >> bits)
+            bits++;
+        int passes = (bits + DS_MAX_DIGIT - 1) / DS_MAX_DIGIT;
+        int digit = passes ? (bits + passes - 1) / passes : 1;
+        uint32_t mask = (1u << digit) - 1;
+        for (int shift = 0; shift < bits; shift += digit) {
+            if (!((diff >> shift) & mask))
                 continue; /* every record has the same digit here */
 #pragma omp parallel num_threads(T)
             {
                 int t = omp_get_thread_num(), nt = omp_get_num_threads();
                 size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
                 size_t *h = hist + (size_t)t * DS_BUCKETS;
-                memset(h, 0, DS_BUCKETS * sizeof *h);
+                memset(h, 0, ((size_t)mask + 1) * sizeof *h);
                 for (size_t i = b; i < e; i++)
-                    h[((a[i * st + (size_t)kw] - lo) >> shift) & (DS_BUCKETS - 1)]++;
+                    h[((a[i * st + (size_t)kw] - lo) >> shift) & mask]++;
 #pragma omp barrier
 #pragma omp single
                 {
                     size_t off = 0;
-                    for (size_t d = 0; d < DS_BUCKETS; d++)
+                    for (size_t d = 0; d <= mask; d++)
                         for (int u = 0; u < nt; u++) {
                             size_t x = hist[(size_t)u * DS_BUCKETS + d];
                             hist[(size_t)u * DS_BUCKETS + d] = off;
@@ -68,7 +84,7 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
                         }
                 }
                 for (size_t i = b; i < e; i++) {
-                    size_t d = h[((a[i * st + (size_t)kw] - lo) >> shift) & (DS_BUCKETS - 1)]++;
+                    size_t d = h[((a[i * st + (size_t)kw] - lo) >> shift) & mask]++;
                     rec_copy(tmp + d * st, a + i * st, stride);
                 }
             }
@@ -106,12 +122,13 @@ int sam_suf_cmp(const void *x, const void *y)
 {
     const sam_suf *a = x, *b = y;
     int ca = (int)(a->idx % 3), cb = (int)(b->idx % 3);
-    if (ca && cb) /* two sample suffixes: their ranks */
-        return (a->r0 > b->r0) - (a->r0 < b->r0);
-    if (ca == 2 || cb == 2) /* i mod 3 = 0 against 2: two bytes, then the ranks 2 on */
-        return cmp3(a->c0, a->c1, a->r2, b->c0, b->c1, b->r2);
-    /* 0 against 0 or 1: one byte, then the ranks 1 on (distinct unless i = j) */
-    return cmp3(a->c0, a->r1, 0, b->c0, b->r1, 0);
+    if (ca && cb) /* two sample suffixes: their ranks (ra = r0) */
+        return (a->ra > b->ra) - (a->ra < b->ra);
+    if (ca == 2 || cb == 2) /* i mod 3 = 0 against 2: two bytes, then r2 (rb in both) */
+        return cmp3(a->c0, a->c1, a->rb, b->c0, b->c1, b->rb);
+    /* 0 against 0 or 1: one byte, then r1 (distinct unless i = j), which
+     * is ra in class 0 and rb in class 1 */
+    return cmp3(a->c0, ca ? a->rb : a->ra, 0, b->c0, cb ? b->rb : b->ra, 0);
 }
 
 void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
@@ -138,10 +155,10 @@ void *sam_suf_local_sort(const sam_ctx *c, void *av, size_t m)
         else
             b[m0 + i - k1] = a[i];
     }
-    static const int key0[2] = { 3, 0 }, key12[1] = { 2 }; /* (c0, r1); r0 */
-    sam_suf *s0 = (sam_suf *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, 6, key0, 2);
+    static const int key0[2] = { 2, 0 }, key12[1] = { 2 }; /* (c0, ra = r1); ra = r0 */
+    sam_suf *s0 = (sam_suf *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, 5, key0, 2);
     sam_suf *s12 = (sam_suf *)radix_words(c, (uint32_t *)(b + m0), (uint32_t *)(a + m0), m - m0,
-                                          6, key12, 1);
+                                          5, key12, 1);
     /* each sorted class sits in a or b (the radix passes alternate); only
      * the positions of the merged order are wanted, in a third buffer of
      * 4 bytes a record */
