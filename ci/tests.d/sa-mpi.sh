@@ -156,6 +156,31 @@ ref "$G/n2-aa" && run n2-aa-dc3-omp "$G/n2-aa" 4 2 --algo dc3
 # small layouts with OpenMP inside the ranks, and gathered
 ref "$G/n2-aa" && { run n2-aa-omp "$G/n2-aa" 4 2; run n2-aa-gather "$G/n2-aa" 4 1 --gather; }
 
+# dc3-mpi under injected allocation failures (PARCHECK_FAIL_ALLOC=N fails
+# the N-th pc_alloc of every rank): each run ends with an "out of memory
+# for ..." message and exit 2 (MPI_Abort), never a hang or a wrong array;
+# past the last allocation it succeeds with seq's arrays. N runs over a
+# Fibonacci series up to beyond the allocations of the run (~400 a rank).
+ref "$G/text-s3" && {
+  a=1 b=2 ok_runs=0 f0=$failed
+  while [ "$a" -le 1600 ]; do
+    rm -f "$W"/m.*
+    PARCHECK_FAIL_ALLOC=$a SAM_DC3_BASE=1000 OMP_NUM_THREADS=1 timeout 120 "${MPIRUN[@]}" \
+      -x PARCHECK_FAIL_ALLOC -np 2 "$M" "$G/text-s3" --algo dc3 --sa "$W/m.sa" --quiet \
+      >"$W/m.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+      cmp -s "$W/m.sa" "$W/ref.sa" && ok_runs=$((ok_runs + 1)) \
+        || fail "dc3 PARCHECK_FAIL_ALLOC=$a: exit 0 with a wrong SA"
+    elif [ $rc -eq 124 ] || ! grep -q 'out of memory for' "$W/m.log"; then
+      fail "dc3 PARCHECK_FAIL_ALLOC=$a: exit $rc, $(head -c 300 "$W/m.log")"
+    fi
+    t=$((a + b)); a=$b; b=$t
+  done
+  [ "$ok_runs" -gt 0 ] || fail "dc3 PARCHECK_FAIL_ALLOC: no run got past the last allocation"
+  [ "$failed" -eq "$f0" ] && { pass; echo "ok dc3 allocation failures (N up to $a)"; }
+}
+
 # through parcheck sa: launched by sa_run_external, checked by the oracles
 for spec in "$G/repeat-997 3" "$G/n3 4" "$G/n0 2" "$G/n1 4" "$G/n2-aa 4" \
             "$DATA/texts/alice29.txt 2"; do

@@ -191,7 +191,7 @@ int main(int argc, char **argv)
     if (!o.no_lcp) {
         t0 = pc_time_now();
         if (!R) /* dc3 builds no inverse suffix array; the LCP phase needs it */
-            R = sam_isa_from_sa(&c, SA);
+            R = sam_invert(&c, (const uint32_t *)SA, "the inverse suffix array block");
         uint8_t *T = sam_alloc(&c, (size_t)n + 1, 1, "the whole text");
         if (sam_read(&c, fh, 0, n, T) != MPI_SUCCESS)
             sam_die(&c, "%s: read failed", o.path);

@@ -68,15 +68,27 @@ int sam_owner(const sam_ctx *c, int64_t x);
  * receives (pc_free it), *nrecv its length. The input order is free. */
 sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size_t *nrecv);
 
+/* sam_route, then dst[idx - lo] = val for every pair received (dst is
+ * this rank's block of a distributed array); frees pairs. Dies unless
+ * exactly `expect` pairs arrive (SIZE_MAX: any number); what names the
+ * array in that message. */
+void sam_route_store(const sam_ctx *c, sam_pair *pairs, size_t npairs, uint32_t *dst,
+                     size_t expect, const char *what);
+
+/* The alphabet of the whole text (MPI_Allreduce of the bytes of every
+ * block text[0..b)): code[v] = 1..sigma for the bytes present, in byte
+ * order, 0 for the others. Returns the bits a code needs, bits(sigma). */
+int sam_alphabet(const sam_ctx *c, const uint8_t *text, size_t b, uint32_t code[256]);
+
 /* Fetches vals[x - lo_owner] on the owners of the global positions
  * want[0..k) (ascending, all < n) into got[0..k): one request and one reply
  * Alltoallv. vals is this rank's block of the distributed array. */
 void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t *vals,
                uint32_t *got);
 
-/* Sorts the records of all ranks by key (sample sort: local radix sort,
- * weighted regular samples, ties split by (rank, position) so equal keys
- * balance too, one Alltoallv, local radix sort). Takes ownership of a[0..m)
+/* Sorts the records of all ranks by key (sam_sort_by: random samples,
+ * ties split by (rank, position) so equal keys balance too, one
+ * Alltoallv, then sam_radix_sort). Takes ownership of a[0..m)
  * and returns this rank's slice of the global order (pc_free it), *mout
  * its length. */
 sam_tup *sam_sort(const sam_ctx *c, sam_tup *a, size_t m, size_t *mout);
@@ -182,8 +194,9 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *a, size_t m, size_
  * of levels sorted in a distributed way. */
 int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels);
 
-/* This rank's block of the inverse suffix array (ISA[lo..hi), pc_free it)
- * from its block of SA: (SA[k], k) routed to the owner of SA[k]. */
-uint32_t *sam_isa_from_sa(const sam_ctx *c, const int32_t *SA);
+/* This rank's block of the inverse of a permutation of [0, n) from its
+ * block v[0..hi-lo) (pc_free it): (v[k], lo + k) routed to the owner of
+ * v[k]. ISA from SA, SA from ISA. what names the result in messages. */
+uint32_t *sam_invert(const sam_ctx *c, const uint32_t *v, const char *what);
 
 #endif

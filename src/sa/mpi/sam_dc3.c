@@ -211,16 +211,9 @@ static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint
     sam_ctx_init(&c2, c->comm, nr, c->threads);
     for (size_t j = 0; j < m; j++)
         names[j].idx = red_index(names[j].idx, n0);
-    size_t got;
-    sam_pair *r = sam_route(&c2, names, m, &got);
-    pc_free(names);
     size_t b2 = (size_t)(c2.hi - c2.lo);
-    if (got != b2)
-        sam_die(c, "internal error: %zu reduced symbols for a block of %zu", got, b2);
     uint32_t *s2 = sam_alloc(&c2, b2 + 3, sizeof *s2, "the reduced string");
-    for (size_t j = 0; j < got; j++)
-        s2[r[j].idx - c2.lo] = r[j].val;
-    pc_free(r);
+    sam_route_store(&c2, names, m, s2, b2, "the reduced string");
     fetch_after(&c2, s2, 2, s2 + b2);
     s2[b2 + 2] = 0;
     int32_t *sa2 = dc3_level(&c2, s2, 3, 32, run); /* frees s2 */
@@ -232,11 +225,7 @@ static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint
             p[k++] = (sam_pair){ (uint32_t)tp, (uint32_t)(c2.lo + (int64_t)j + 1) };
     }
     pc_free(sa2);
-    r = sam_route(c, p, k, &got);
-    pc_free(p);
-    for (size_t j = 0; j < got; j++)
-        rk[r[j].idx - c->lo] = r[j].val;
-    pc_free(r);
+    sam_route_store(c, p, k, rk, SIZE_MAX, "sample ranks");
     sam_ctx_free(&c2);
 }
 
@@ -263,12 +252,7 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
         for (size_t j = 0; j < ms; j++)
             if ((int64_t)names[j].idx < n)
                 names[k++] = names[j];
-        size_t got;
-        sam_pair *r = sam_route(c, names, k, &got);
-        pc_free(names);
-        for (size_t j = 0; j < got; j++)
-            rk[r[j].idx - lo] = r[j].val;
-        pc_free(r);
+        sam_route_store(c, names, k, rk, SIZE_MAX, "sample ranks");
     } else {
         ranks_by_recursion(c, names, ms, rk, run);
     }
@@ -294,16 +278,9 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     for (size_t j = 0; j < ms; j++)
         p[j] = (sam_pair){ (uint32_t)(off + j), pos[j] };
     pc_free(pos);
-    size_t got;
-    sam_pair *r = sam_route(c, p, ms, &got);
-    pc_free(p);
-    if (got != b)
-        sam_die(c, "internal error: %zu suffix-array entries for a block of %zu", got, b);
-    int32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
-    for (size_t j = 0; j < got; j++)
-        SA[r[j].idx - lo] = (int32_t)r[j].val;
-    pc_free(r);
-    return SA;
+    uint32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
+    sam_route_store(c, p, ms, SA, b, "the suffix array");
+    return (int32_t *)SA;
 }
 
 int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
@@ -311,17 +288,8 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
     int64_t n = c->n, lo = c->lo;
     size_t b = (size_t)(c->hi - lo);
     size_t wlen = (size_t)((c->hi + SAM_WINDOW_AHEAD < n ? c->hi + SAM_WINDOW_AHEAD : n) - lo);
-    /* the alphabet of the whole text, coded 1..sigma */
-    int hist[256] = { 0 }, all[256];
-    for (size_t k = 0; k < b; k++)
-        hist[text[k]] = 1;
-    MPI_Allreduce(hist, all, 256, MPI_INT, MPI_MAX, c->comm);
-    uint32_t code[256];
-    int sigma = 0, bits = 1;
-    for (int v = 0; v < 256; v++)
-        code[v] = all[v] ? (uint32_t)++sigma : 0;
-    while ((1 << bits) <= sigma)
-        bits++;
+    uint32_t code[256]; /* the alphabet of the whole text, coded 1..sigma */
+    int bits = sam_alphabet(c, text, b, code);
     /* a key of 64 bits: one radix word less than 96 (k0 = 0 is skipped);
      * measured on 8 MB of text at np = 1, 64 bits beat 96, as the deeper
      * names repeat little more */
@@ -352,20 +320,13 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
     return SA;
 }
 
-uint32_t *sam_isa_from_sa(const sam_ctx *c, const int32_t *SA)
+uint32_t *sam_invert(const sam_ctx *c, const uint32_t *v, const char *what)
 {
     size_t b = (size_t)(c->hi - c->lo);
     sam_pair *p = sam_alloc(c, b + 1, sizeof *p, "the inverse pairs");
     for (size_t k = 0; k < b; k++)
-        p[k] = (sam_pair){ (uint32_t)SA[k], (uint32_t)(c->lo + (int64_t)k) };
-    size_t got;
-    sam_pair *r = sam_route(c, p, b, &got);
-    pc_free(p);
-    if (got != b)
-        sam_die(c, "internal error: %zu inverse entries for a block of %zu", got, b);
-    uint32_t *R = sam_alloc(c, b + 1, sizeof *R, "the inverse suffix array block");
-    for (size_t j = 0; j < got; j++)
-        R[r[j].idx - c->lo] = r[j].val;
-    pc_free(r);
-    return R;
+        p[k] = (sam_pair){ v[k], (uint32_t)(c->lo + (int64_t)k) };
+    uint32_t *inv = sam_alloc(c, b + 1, sizeof *inv, what);
+    sam_route_store(c, p, b, inv, b, what);
+    return inv;
 }

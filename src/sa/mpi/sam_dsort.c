@@ -1,10 +1,10 @@
-/* sam_dsort.c - the sorts of the DC3 path (sam_dc3.c): a sample sort over
- * records of 32-bit words with any total order (splitters from random
- * samples, ties split by (rank, index) so that equal keys balance too, one
- * Alltoallv), and the two local sorts it uses: an LSD radix sort over the
- * key words of triples, and for the final DC3 step two radix-sorted
- * classes (text positions i mod 3 = 0 by (c0, r1), the sample positions by
- * their rank r0) merged with the DC3 comparison. */
+/* sam_dsort.c - the sample sort of both paths, over records of 32-bit
+ * words in any total order (splitters from random samples, ties split by
+ * (rank, index) so that equal keys balance too, one Alltoallv, a local
+ * sort), and the local sorts of the DC3 path (sam_dc3.c): an LSD radix
+ * sort over the key words of triples, and for the final DC3 step two
+ * radix-sorted classes (text positions i mod 3 = 0 by (c0, r1), the sample
+ * positions by their rank r0) merged with the DC3 comparison. */
 #include "pc_omp.h"
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,9 @@
  * showed it as a third of the run time in the radix scatter). */
 static inline void rec_copy(uint32_t *d, const uint32_t *s, int words)
 {
-    if (words == 4)
+    if (words == 3)
+        memcpy(d, s, 12);
+    else if (words == 4)
         memcpy(d, s, 16);
     else if (words == 5)
         memcpy(d, s, 20);
