@@ -182,11 +182,13 @@ void *sam_suf_local_sort(const sam_ctx *c, void *a, size_t m);
  * length. */
 void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *a, size_t m, size_t *mout);
 
-/* Levels at most this long are gathered on rank 0 and solved there (SA-IS
- * on the symbols as fixed-width big-endian bytes); SAM_DC3_BASE=N in the
- * environment overrides it (tests force the distributed levels on small
- * inputs with SAM_DC3_BASE=0). */
+/* Levels at most SAM_DC3_BASE_DEFAULT / P symbols long (at least
+ * SAM_DC3_BASE_MIN) are gathered on rank 0 and solved there (SA-IS on the
+ * symbols as fixed-width big-endian bytes); SAM_DC3_BASE=N in the
+ * environment sets the length (tests force the distributed levels on
+ * small inputs with SAM_DC3_BASE=0). */
 #define SAM_DC3_BASE_DEFAULT ((int64_t)1 << 20)
+#define SAM_DC3_BASE_MIN ((int64_t)1 << 14)
 
 /* Distributed DC3 (skew) on the text block text[0 .. window) = T[lo,
  * min(n, hi + SAM_WINDOW_AHEAD)), freed here (pc_free). Returns this

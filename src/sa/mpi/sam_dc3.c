@@ -304,7 +304,11 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
     dc3_run run;
     memset(&run, 0, sizeof run);
     const char *env = getenv("SAM_DC3_BASE");
-    run.base = env && *env ? atoll(env) : SAM_DC3_BASE_DEFAULT;
+    /* rank 0 solves the base alone while the others wait: at P ranks it
+     * gets 1/P of the default, so that its share stays that of one rank */
+    run.base = env && *env ? atoll(env) : SAM_DC3_BASE_DEFAULT / c->np;
+    if (!(env && *env) && run.base < SAM_DC3_BASE_MIN)
+        run.base = SAM_DC3_BASE_MIN;
     if (run.base > ((int64_t)1 << 28)) /* 4 bytes a symbol must stay below 2^31 */
         run.base = (int64_t)1 << 28;
     run.tri = (sam_order){ 4, MPI_DATATYPE_NULL, sam_tri_cmp, sam_tri_local_sort };
