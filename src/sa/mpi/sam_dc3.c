@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "pc_alloc.h"
+#include "pc_time.h"
 #include "sa.h"
 #include "sam.h"
 
@@ -236,7 +237,8 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
 {
     if (c->n <= run->base)
         return dc3_base(c, s);
-    run->levels++;
+    int level = run->levels++;
+    double t0 = pc_time_now();
     int64_t n = c->n, lo = c->lo, n0 = (n + 2) / 3, nr = n0 + n / 3;
     size_t b = (size_t)(c->hi - lo);
     size_t mt, ms;
@@ -256,6 +258,7 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     } else {
         ranks_by_recursion(c, names, ms, rk, run);
     }
+    double t1 = pc_time_now();
     fetch_after(c, rk, 2, rk + b);
     /* step 4 */
     sam_suf *f = sam_alloc(c, b + 1, sizeof *f, "the suffixes");
@@ -280,6 +283,10 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     pc_free(pos);
     uint32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
     sam_route_store(c, p, ms, SA, b, "the suffix array");
+    if (c->verbose && c->rank == 0)
+        fprintf(stderr, "sa-mpi dc3: level %d n=%lld: %llu distinct names of %lld; keys, "
+                "names and deeper levels %.3f s, final sort %.3f s\n", level, (long long)n,
+                (unsigned long long)distinct, (long long)nr, t1 - t0, pc_time_now() - t1);
     return (int32_t *)SA;
 }
 
