@@ -9,6 +9,11 @@
 # the shared data folder's texts/ (bible.txt at np 2 and 4 only). Also: parcheck sa
 # --impl mpi,mpi-omp (validated in-process by the oracles), --gather, and
 # bad usage (clear message, non-zero exit, no hang).
+# dc3-mpi (--algo dc3) runs every case too, with SAM_DC3_BASE=0 so that
+# even tiny inputs go through the distributed levels down to n = 0 (the
+# default gathers levels up to 2^20 symbols on rank 0), and with a base of
+# 1000 (recursion, then SA-IS on rank 0); also the repetitive kinds of
+# `gen text` (repeat, longperiod, dna) at np 1-4.
 # Prints "SUMMARY passed=N failed=N skipped=N"; exits 1 when a test failed.
 set -u
 BUILD=${1:-build}
@@ -23,7 +28,8 @@ command -v mpirun >/dev/null || skip_all "no mpirun"
 [ -x "$P" ] || skip_all "$P not built"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # shellcheck disable=SC2206
-MPIRUN=(mpirun --oversubscribe ${PARCHECK_MPIRUN_ARGS:-})
+MPIRUN=(mpirun --oversubscribe -x SAM_DC3_BASE ${PARCHECK_MPIRUN_ARGS:-})
+export SAM_DC3_BASE=${SAM_DC3_BASE:-0}
 W=$(mktemp -d /tmp/pc-sa-mpi-test-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 pass() { passed=$((passed + 1)); }
@@ -87,9 +93,19 @@ case_() {
   ref "$f" || return
   local nps=("$@")
   [ ${#nps[@]} -gt 0 ] || nps=(1 2 3 4)
+  # two waves of runs side by side: prefix doubling at every np, then DC3
+  # (SAM_DC3_BASE=0: every level distributed, even for tiny inputs) at
+  # every np and once with a base level of 1000 symbols
   for np in "${nps[@]}"; do run_into "$W/run$np" "$label" "$f" "$np" 1 & done
   wait
   for np in "${nps[@]}"; do tally_run "$W/run$np"; done
+  for np in "${nps[@]}"; do
+    SAM_DC3_BASE=0 run_into "$W/dc3-$np" "$label-dc3" "$f" "$np" 1 --algo dc3 &
+  done
+  SAM_DC3_BASE=1000 run_into "$W/dc3-base" "$label-dc3-base1000" "$f" "${nps[-1]}" 1 --algo dc3 &
+  wait
+  for np in "${nps[@]}"; do tally_run "$W/dc3-$np"; done
+  tally_run "$W/dc3-base"
   echo "ok $label (n=$(stat -c %s "$f"), np ${nps[*]})"
 }
 
@@ -126,8 +142,12 @@ gen --bytes 200003 --kind text --seed 3 -o "$G/text-s3"
 gen --bytes 100000 --kind periodic --seed 4 -o "$G/periodic-s4"
 gen --bytes 50000 --kind fibonacci --seed 5 -o "$G/fibonacci"
 gen --bytes 50000 --kind thuemorse --seed 6 -o "$G/thuemorse"
+# the repetitive kinds of gen text (what prefix doubling is slow on)
+gen --bytes 300007 --kind repeat --block 4099 --seed 9 -o "$G/kind-repeat"
+gen --bytes 200003 --kind longperiod --block 5003 --seed 10 -o "$G/kind-longperiod"
+gen --bytes 200003 --kind dna --block 8192 --seed 11 -o "$G/kind-dna"
 for f in zeros-1m period-60000 repeat-997 n3 n1 n0 random-s1 random-s2 text-s3 periodic-s4 \
-         fibonacci thuemorse; do
+         fibonacci thuemorse kind-repeat kind-longperiod kind-dna; do
   case_ "$f" "$G/$f"
 done
 # the small layouts at np 4 only (where they arise; each mpirun costs ~1 s)
@@ -152,18 +172,49 @@ fi
 ref "$G/text-s3" && { run text-s3-omp "$G/text-s3" 2 2; run text-s3-gather "$G/text-s3" 3 1 --gather; }
 ref "$G/repeat-997" && run repeat-997-omp "$G/repeat-997" 3 2
 ref "$G/zeros-1m" && run zeros-1m-omp "$G/zeros-1m" 2 2
+# dc3-mpi with OpenMP inside the ranks (parallel radix sorts from 65536
+# records: text-s3 and kind-repeat reach them), and gathered
+ref "$G/text-s3" && { run text-s3-dc3-omp "$G/text-s3" 2 2 --algo dc3
+                      run text-s3-dc3-gather "$G/text-s3" 3 1 --algo dc3 --gather; }
+ref "$G/kind-repeat" && run kind-repeat-dc3-omp "$G/kind-repeat" 3 2 --algo dc3
+ref "$G/n2-aa" && run n2-aa-dc3-omp "$G/n2-aa" 4 2 --algo dc3
 # small layouts with OpenMP inside the ranks, and gathered
 ref "$G/n2-aa" && { run n2-aa-omp "$G/n2-aa" 4 2; run n2-aa-gather "$G/n2-aa" 4 1 --gather; }
+
+# dc3-mpi under injected allocation failures (PARCHECK_FAIL_ALLOC=N fails
+# the N-th pc_alloc of every rank): each run ends with an "out of memory
+# for ..." message and exit 2 (MPI_Abort), never a hang or a wrong array;
+# past the last allocation it succeeds with seq's arrays. N runs over a
+# Fibonacci series up to beyond the allocations of the run (~400 a rank).
+ref "$G/text-s3" && {
+  a=1 b=2 ok_runs=0 f0=$failed
+  while [ "$a" -le 1600 ]; do
+    rm -f "$W"/m.*
+    PARCHECK_FAIL_ALLOC=$a SAM_DC3_BASE=1000 OMP_NUM_THREADS=1 timeout 120 "${MPIRUN[@]}" \
+      -x PARCHECK_FAIL_ALLOC -np 2 "$M" "$G/text-s3" --algo dc3 --sa "$W/m.sa" --quiet \
+      >"$W/m.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+      cmp -s "$W/m.sa" "$W/ref.sa" && ok_runs=$((ok_runs + 1)) \
+        || fail "dc3 PARCHECK_FAIL_ALLOC=$a: exit 0 with a wrong SA"
+    elif [ $rc -eq 124 ] || ! grep -q 'out of memory for' "$W/m.log"; then
+      fail "dc3 PARCHECK_FAIL_ALLOC=$a: exit $rc, $(head -c 300 "$W/m.log")"
+    fi
+    t=$((a + b)); a=$b; b=$t
+  done
+  [ "$ok_runs" -gt 0 ] || fail "dc3 PARCHECK_FAIL_ALLOC: no run got past the last allocation"
+  [ "$failed" -eq "$f0" ] && { pass; echo "ok dc3 allocation failures (N up to $a)"; }
+}
 
 # through parcheck sa: launched by sa_run_external, checked by the oracles
 for spec in "$G/repeat-997 3" "$G/n3 4" "$G/n0 2" "$G/n1 4" "$G/n2-aa 4" \
             "$DATA/texts/alice29.txt 2"; do
   set -- $spec
   [ -f "$1" ] || continue
-  if out=$(timeout 300 "$P" sa "$1" --impl seq,mpi,mpi-omp --np "$2" --threads 2 2>&1); then
+  if out=$(timeout 300 "$P" sa "$1" --impl seq,mpi,mpi-omp,dc3-mpi --np "$2" --threads 2 2>&1); then
     pass
   else
-    fail "parcheck sa $1 --impl seq,mpi,mpi-omp --np $2: $out"
+    fail "parcheck sa $1 --impl seq,mpi,mpi-omp,dc3-mpi --np $2: $out"
   fi
 done
 PARCHECK_SA_MPI=/nonexistent timeout 60 "$P" sa "$G/n3" --impl mpi >/dev/null 2>&1
@@ -184,6 +235,9 @@ expect_err() { # pattern np args...
 expect_err 'cannot open for reading' 3 "$W/no-such-file"
 expect_err 'is a directory' 2 "$W"
 expect_err 'bad argument' 2 "$G/n3" --bogus
+expect_err 'bad argument' 2 "$G/n3" --algo bogus
+expect_err 'bad argument' 2 "$G/n3" --algo
+expect_err 'cannot open for writing' 3 "$G/n3" --algo dc3 --sa "$W/no/such/dir/sa"
 expect_err 'bad argument' 2
 expect_err 'cannot open for writing' 3 "$G/n3" --sa "$W/no/such/dir/sa"
 echo "($(( $(date +%s) - start )) s)"

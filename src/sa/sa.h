@@ -37,8 +37,8 @@ typedef struct sa_impl {
 } sa_impl;
 
 /* The table, in the order of docs/ARCHITECTURE.md §5: seq omp mpi mpi-omp cuda cuda-ms,
- * then sais (the recommended CPU path) and divsufsort. *count receives its
- * length. */
+ * then sais (the recommended CPU path), dc3-mpi (distributed DC3) and
+ * divsufsort. *count receives its length. */
 const sa_impl *sa_impls(int *count);
 
 /* The entry named name, or NULL. */

@@ -1,8 +1,8 @@
 /* sa_external.c - the hook for implementations that run as their own
- * program (mpi, mpi-omp): launches
+ * program (mpi, mpi-omp, dc3-mpi): launches
  *     mpirun -np NP [--oversubscribe] [--bind-to none] [-x OMP_NUM_THREADS]
  *            $PARCHECK_MPIRUN_ARGS parcheck-sa-mpi FILE --sa TMP --stats TMP
- *            --no-lcp --quiet
+ *            --no-lcp --quiet [--algo dc3 for the dc3-* names]
  * with OMP_NUM_THREADS = threads, then reads back the little-endian int32
  * suffix array and the program's own construction time (seconds=...).
  *
@@ -255,6 +255,10 @@ int sa_run_external(const sa_impl *impl, const char *path, int32_t n, int np,
     argv[a++] = st_path;
     argv[a++] = "--no-lcp";
     argv[a++] = "--quiet";
+    if (!strncmp(impl->name, "dc3", 3)) { /* dc3-mpi: the DC3 mode of the same program */
+        argv[a++] = "--algo";
+        argv[a++] = "dc3";
+    }
     argv[a] = NULL;
     char **env = child_env(threads, thr, sizeof thr);
     int rc = env ? run_child(argv, env, err) : pc_error_nomem(err, "the MPI environment");

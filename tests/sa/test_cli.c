@@ -47,6 +47,9 @@ START_TEST(exit_codes)
     const sa_impl *mpi = sa_impl_find("mpi");
     ck_assert(mpi != NULL);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq,mpi"), mpi->available(why, sizeof why) ? 0 : 3);
+    const sa_impl *dc3 = sa_impl_find("dc3-mpi");
+    ck_assert(dc3 != NULL && dc3->threaded && !dc3->build);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq,dc3-mpi"), dc3->available(why, sizeof why) ? 0 : 3);
     const sa_impl *ms = sa_impl_find("cuda-ms");
     ck_assert(ms != NULL);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl cuda-ms"), ms->available(why, sizeof why) ? 0 : 3);

@@ -68,15 +68,27 @@ int sam_owner(const sam_ctx *c, int64_t x);
  * receives (pc_free it), *nrecv its length. The input order is free. */
 sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size_t *nrecv);
 
+/* sam_route, then dst[idx - lo] = val for every pair received (dst is
+ * this rank's block of a distributed array); frees pairs. Dies unless
+ * exactly `expect` pairs arrive (SIZE_MAX: any number); what names the
+ * array in that message. */
+void sam_route_store(const sam_ctx *c, sam_pair *pairs, size_t npairs, uint32_t *dst,
+                     size_t expect, const char *what);
+
+/* The alphabet of the whole text (MPI_Allreduce of the bytes of every
+ * block text[0..b)): code[v] = 1..sigma for the bytes present, in byte
+ * order, 0 for the others. Returns the bits a code needs, bits(sigma). */
+int sam_alphabet(const sam_ctx *c, const uint8_t *text, size_t b, uint32_t code[256]);
+
 /* Fetches vals[x - lo_owner] on the owners of the global positions
  * want[0..k) (ascending, all < n) into got[0..k): one request and one reply
  * Alltoallv. vals is this rank's block of the distributed array. */
 void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t *vals,
                uint32_t *got);
 
-/* Sorts the records of all ranks by key (sample sort: local radix sort,
- * weighted regular samples, ties split by (rank, position) so equal keys
- * balance too, one Alltoallv, local radix sort). Takes ownership of a[0..m)
+/* Sorts the records of all ranks by key (sam_sort_by: random samples,
+ * ties split by (rank, position) so equal keys balance too, one
+ * Alltoallv, then sam_radix_sort). Takes ownership of a[0..m)
  * and returns this rank's slice of the global order (pc_free it), *mout
  * its length. */
 sam_tup *sam_sort(const sam_ctx *c, sam_tup *a, size_t m, size_t *mout);
@@ -123,5 +135,70 @@ void sam_abs_path(const char *path, char *out, size_t n);
  * little-endian int32 at 4 lo in path, collectively (gather != 0: sent to
  * rank 0, which writes the file alone). Dies on error. */
 void sam_write(const sam_ctx *c, const char *path, const int32_t *v, int gather);
+
+/* ---- The DC3 path (dc3-mpi): sam_dc3.c, sam_dsort.c ---- */
+
+/* A sample position's key at one level: the 96-bit number k0 k1 k2 (the
+ * next symbols packed, see sam_dc3.c) and the position. */
+typedef struct sam_tri {
+    uint32_t k0, k1, k2, idx;
+} sam_tri;
+
+/* One suffix in the final DC3 step at a level: c0 = s[i], c1 = s[i+1],
+ * two of the ranks rj of the sample suffixes i + j (0 past the end), the
+ * two that its class compares: i mod 3 = 0: ra = r1, rb = r2; 1: ra = r0,
+ * rb = r1; 2: ra = r0, rb = r2. idx = i. */
+typedef struct sam_suf {
+    uint32_t c0, c1, ra, rb, idx;
+} sam_suf;
+
+/* A total order on records of `words` 32-bit words for sam_sort_by:
+ * cmp (qsort's contract), the MPI datatype of one record, and a local
+ * sort that takes ownership of its array and returns the sorted slice in
+ * the form its caller wants (pc_free it), dying on failure: the records
+ * for triples, only the positions (uint32) for suffixes. */
+typedef struct sam_order {
+    int words;
+    MPI_Datatype type;
+    int (*cmp)(const void *a, const void *b);
+    void *(*local_sort)(const sam_ctx *c, void *a, size_t m);
+} sam_order;
+
+/* Triples by (k0, k1, k2). */
+int sam_tri_cmp(const void *a, const void *b);
+/* Suffixes by the DC3 rule: two sample suffixes by r0; i mod 3 = 0 against
+ * j mod 3 = 1 (or 0) by (c0, r1); against j mod 3 = 2 by (c0, c1, r2). */
+int sam_suf_cmp(const void *a, const void *b);
+/* LSD radix sort of triples. */
+void *sam_tri_local_sort(const sam_ctx *c, void *a, size_t m);
+/* The two classes radix sorted ((c0, r1) and r0), then merged by
+ * sam_suf_cmp; returns the positions (idx) in the merged order. */
+void *sam_suf_local_sort(const sam_ctx *c, void *a, size_t m);
+
+/* Sorts the records of all ranks in o's order (sample sort: random
+ * samples, splitters with ties split by (rank, index), one Alltoallv,
+ * o->local_sort). Takes ownership of a[0..m); returns this rank's slice of
+ * the global order as o->local_sort gives it (pc_free it), *mout its
+ * length. */
+void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *a, size_t m, size_t *mout);
+
+/* Levels at most SAM_DC3_BASE_DEFAULT / P symbols long (at least
+ * SAM_DC3_BASE_MIN) are gathered on rank 0 and solved there (SA-IS on the
+ * symbols as fixed-width big-endian bytes); SAM_DC3_BASE=N in the
+ * environment sets the length (tests force the distributed levels on
+ * small inputs with SAM_DC3_BASE=0). */
+#define SAM_DC3_BASE_DEFAULT ((int64_t)1 << 20)
+#define SAM_DC3_BASE_MIN ((int64_t)1 << 14)
+
+/* Distributed DC3 (skew) on the text block text[0 .. window) = T[lo,
+ * min(n, hi + SAM_WINDOW_AHEAD)), freed here (pc_free). Returns this
+ * rank's block of SA (SA[lo..hi), pc_free it); *levels receives the number
+ * of levels sorted in a distributed way. */
+int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels);
+
+/* This rank's block of the inverse of a permutation of [0, n) from its
+ * block v[0..hi-lo) (pc_free it): (v[k], lo + k) routed to the owner of
+ * v[k]. ISA from SA, SA from ISA. what names the result in messages. */
+uint32_t *sam_invert(const sam_ctx *c, const uint32_t *v, const char *what);
 
 #endif

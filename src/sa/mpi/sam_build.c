@@ -128,17 +128,8 @@ int32_t *sam_build(const sam_ctx *c, uint8_t *text, uint32_t **Rout, sam_stats *
     uint32_t *R = sam_alloc(c, b + 1, sizeof *R, "the rank array");
     uint32_t *act = sam_alloc(c, b + 1, sizeof *act, "the active list");
     size_t nact = b;
-    /* the alphabet of the whole text, coded 1..sigma */
-    int hist[256] = { 0 }, all[256];
-    for (size_t k = 0; k < b; k++)
-        hist[text[k]] = 1;
-    MPI_Allreduce(hist, all, 256, MPI_INT, MPI_MAX, c->comm);
-    uint64_t code[256];
-    int sigma = 0, bits = 1;
-    for (int v = 0; v < 256; v++)
-        code[v] = all[v] ? (uint64_t)++sigma : 0;
-    while ((1 << bits) <= sigma)
-        bits++;
+    uint32_t code[256]; /* the alphabet of the whole text, coded 1..sigma */
+    int bits = sam_alphabet(c, text, b, code);
     int K = 63 / bits;
     if (K > SAM_WINDOW_AHEAD + 1)
         K = SAM_WINDOW_AHEAD + 1;
@@ -167,13 +158,7 @@ int32_t *sam_build(const sam_ctx *c, uint8_t *text, uint32_t **Rout, sam_stats *
         sam_pair *up = sam_alloc(c, m + 1, sizeof *up, "the new ranks");
         rerank(c, s, m, round0, up);
         pc_free(s);
-        size_t nr;
-        sam_pair *got = sam_route(c, up, m, &nr);
-        pc_free(up);
-#pragma omp parallel for num_threads(nr < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
-        for (size_t j = 0; j < nr; j++)
-            R[got[j].idx - lo] = got[j].val;
-        pc_free(got);
+        sam_route_store(c, up, m, R, SIZE_MAX, "new ranks");
         size_t w = 0;
         for (size_t k = 0; k < nact; k++)
             if (!(R[act[k]] & SAM_DONE))
@@ -210,20 +195,9 @@ int32_t *sam_build(const sam_ctx *c, uint8_t *text, uint32_t **Rout, sam_stats *
     }
     pc_free(act);
     /* SA[ISA[i]] = i on the owner of position ISA[i] of the suffix array */
-    sam_pair *p = sam_alloc(c, b + 1, sizeof *p, "the inverse pairs");
-    for (size_t k = 0; k < b; k++) {
+    for (size_t k = 0; k < b; k++)
         R[k] &= ~SAM_DONE;
-        p[k] = (sam_pair){ R[k], (uint32_t)(lo + (int64_t)k) };
-    }
-    size_t nr;
-    sam_pair *got = sam_route(c, p, b, &nr);
-    pc_free(p);
-    if (nr != b)
-        sam_die(c, "internal error: %zu suffix-array entries for a block of %zu", nr, b);
-    int32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
-    for (size_t j = 0; j < nr; j++)
-        SA[got[j].idx - lo] = (int32_t)got[j].val;
-    pc_free(got);
+    int32_t *SA = (int32_t *)sam_invert(c, R, "the suffix array block");
     *Rout = R;
     return SA;
 }

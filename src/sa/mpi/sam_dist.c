@@ -1,6 +1,7 @@
 /* sam_dist.c - the block distribution and the two exchanges every phase
  * uses: routing pairs to the owner of an index, fetching values by index. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,4 +160,32 @@ void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t 
     MPI_Alltoallv(req, rcnt, rdis, MPI_UINT32_T, got, scnt, sdis, MPI_UINT32_T, c->comm);
     pc_free(req);
     pc_free(cnt);
+}
+
+void sam_route_store(const sam_ctx *c, sam_pair *pairs, size_t npairs, uint32_t *dst,
+                     size_t expect, const char *what)
+{
+    size_t got;
+    sam_pair *r = sam_route(c, pairs, npairs, &got);
+    pc_free(pairs);
+    if (expect != SIZE_MAX && got != expect)
+        sam_die(c, "internal error: %zu entries of %s for a block of %zu", got, what, expect);
+#pragma omp parallel for num_threads(got < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
+    for (size_t j = 0; j < got; j++)
+        dst[r[j].idx - c->lo] = r[j].val;
+    pc_free(r);
+}
+
+int sam_alphabet(const sam_ctx *c, const uint8_t *text, size_t b, uint32_t code[256])
+{
+    int hist[256] = { 0 }, all[256];
+    for (size_t k = 0; k < b; k++)
+        hist[text[k]] = 1;
+    MPI_Allreduce(hist, all, 256, MPI_INT, MPI_MAX, c->comm);
+    int sigma = 0, bits = 1;
+    for (int v = 0; v < 256; v++)
+        code[v] = all[v] ? (uint32_t)++sigma : 0;
+    while ((1 << bits) <= sigma)
+        bits++;
+    return bits;
 }

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The distributed suffix-array targets on one many-core host:
+#   ci/bench.d/sa_mpi_host.sh [BUILD]          (BUILD defaults to build)
+# generates 64 MiB of Markov text (`gen text --kind text`) and a 1 MiB
+# random block repeated 64 times (`--kind repeat`), builds the reference
+# SA once with `parcheck sa --impl sais` (checked by the oracles), then runs
+# dc3-mpi (parcheck-sa-mpi --algo dc3, one thread per rank) at np = 1 2 4
+# 8 16 and compares every SA with the reference byte for byte. For
+# orientation, mpi (prefix doubling) runs at the largest np on both inputs
+# (on the repeat under a time limit: it needs log2(1 MiB) more rounds).
+# Prints one row per run (seconds = the program's own construction time,
+# MB/s = bytes / 10^6 / seconds), the 8 -> 16 speed-up and the targets:
+# >= 30 MB/s at 16 ranks on both inputs, 8 -> 16 ranks >= 1.6x.
+# About 2-3 minutes on a 16-core machine. Under `make bench` (no BUILD
+# argument, PARCHECK set) it runs only on machines with >= 16 cores.
+# Knobs: SA_MPI_HOST_BYTES (67108864), SA_MPI_HOST_NP ("1 2 4 8 16"),
+# SA_MPI_HOST_LIMIT (seconds per run, 150), PARCHECK_MPIRUN_ARGS.
+set -u
+if [ $# -ge 1 ]; then
+  BUILD=$1
+elif [ -n "${PARCHECK:-}" ]; then
+  BUILD=$(dirname "$(dirname "$PARCHECK")")
+  if [ "$(nproc)" -lt 16 ]; then
+    echo "sa_mpi_host bench: skipped ($(nproc) cores; it measures 16 ranks)"
+    exit 0
+  fi
+else
+  BUILD=build
+fi
+P=$BUILD/bin/parcheck
+M=$BUILD/bin/parcheck-sa-mpi
+BYTES=${SA_MPI_HOST_BYTES:-67108864}
+NPS=${SA_MPI_HOST_NP:-1 2 4 8 16}
+LIMIT=${SA_MPI_HOST_LIMIT:-150}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+[ -x "$P" ] || { echo "$P not built"; exit 2; }
+[ -x "$M" ] || { echo "$M not built (no mpicc?)"; exit 2; }
+command -v mpirun >/dev/null || { echo "no mpirun"; exit 2; }
+# shellcheck disable=SC2206
+MPIRUN=(mpirun --oversubscribe -x OMP_NUM_THREADS ${PARCHECK_MPIRUN_ARGS:-})
+W=$(mktemp -d /tmp/pc-sa-mpi-host-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+start=$(date +%s)
+"$P" gen text --kind text --bytes "$BYTES" --seed 1 -o "$W/text" >/dev/null || exit 2
+"$P" gen text --kind repeat --bytes "$BYTES" --block $((BYTES / 64)) --seed 2 -o "$W/repeat" \
+  >/dev/null || exit 2
+echo "host: $(nproc) cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
+status=0
+last_np=${NPS##* }
+declare -A secs
+# run KIND ALGO NP: one mpirun; prints the row, records seconds in secs
+run() {
+  local kind=$1 algo=$2 np=$3 out
+  rm -f "$W/m.sa" "$W/m.st"
+  if ! out=$(timeout "$LIMIT" "${MPIRUN[@]}" -np "$np" "$M" "$W/$kind" --algo "$algo" --no-lcp \
+             --sa "$W/m.sa" --stats "$W/m.st" --quiet 2>&1); then
+    printf '%-7s %-9s np=%-3s did not finish in %s s (or failed): %s\n' "$kind" "$algo" "$np" \
+      "$LIMIT" "$(echo "$out" | head -c 200)"
+    [ "$algo" = dc3 ] && status=1
+    return
+  fi
+  local s same
+  s=$(grep -o ' seconds=[0-9.]*' "$W/m.st" | cut -d= -f2)
+  same=identical
+  cmp -s "$W/m.sa" "$W/$kind.ref" || { same="DIFFERS from sais"; status=1; }
+  secs[$kind-$algo-$np]=$s
+  printf '%-7s %-9s np=%-3s %8.2f s %8.1f MB/s  SA %s\n' "$kind" "$algo" "$np" "$s" \
+    "$(awk -v b="$BYTES" -v s="$s" 'BEGIN { print b / 1e6 / s }')" "$same"
+}
+for kind in text repeat; do
+  if ! "$P" sa "$W/$kind" --impl sais --threads "$(nproc)" --out-sa "$W/$kind.ref" \
+       >"$W/ref.log" 2>&1; then
+    echo "reference (sais) failed on $kind: $(head -c 300 "$W/ref.log")"
+    exit 1
+  fi
+  for np in $NPS; do run "$kind" dc3 "$np"; done
+  run "$kind" doubling "$last_np"
+done
+echo "targets (dc3-mpi):"
+for kind in text repeat; do
+  s16=${secs[$kind-dc3-16]:-} s8=${secs[$kind-dc3-8]:-}
+  if [ -n "$s16" ]; then
+    mbs=$(awk -v b="$BYTES" -v s="$s16" 'BEGIN { print b / 1e6 / s }')
+    ok=$(awk -v x="$mbs" 'BEGIN { print (x >= 30) }')
+    printf '  %-7s 16 ranks: %.1f MB/s (target >= 30): %s\n' "$kind" "$mbs" \
+      "$([ "$ok" = 1 ] && echo met || echo MISSED)"
+  fi
+  if [ -n "$s16" ] && [ -n "$s8" ]; then
+    r=$(awk -v a="$s8" -v b="$s16" 'BEGIN { print a / b }')
+    ok=$(awk -v x="$r" 'BEGIN { print (x >= 1.6) }')
+    printf '  %-7s 8 -> 16 ranks: %.2fx (target >= 1.6): %s\n' "$kind" "$r" \
+      "$([ "$ok" = 1 ] && echo met || echo MISSED)"
+  fi
+done
+echo "($(( $(date +%s) - start )) s)"
+exit $status

@@ -1,0 +1,330 @@
+/* sam_dsort.c - the sample sort of both paths, over records of 32-bit
+ * words in any total order (splitters from random samples, ties split by
+ * (rank, index) so that equal keys balance too, one Alltoallv, a local
+ * sort), and the local sorts of the DC3 path (sam_dc3.c): an LSD radix
+ * sort over the key words of triples, and for the final DC3 step two
+ * radix-sorted classes (text positions i mod 3 = 0 by (c0, r1), the sample
+ * positions by their rank r0) merged with the DC3 comparison. */
+#include "pc_omp.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_alloc.h"
+#include "sam.h"
+
+/* Digits of at most 13 bits (a histogram of 64 KB a thread stays in L2):
+ * ranks and names below 2^26 take two passes a word instead of three. */
+#define DS_MAX_DIGIT 13
+#define DS_BUCKETS (1u << DS_MAX_DIGIT)
+
+/* Copies one record of `words` 32-bit words. The sizes in use get copies
+ * of constant size (two or three moves; the profile of a loop over words
+ * showed it as a third of the run time in the radix scatter). */
+static inline void rec_copy(uint32_t *d, const uint32_t *s, int words)
+{
+    if (words == 3)
+        memcpy(d, s, 12);
+    else if (words == 4)
+        memcpy(d, s, 16);
+    else if (words == 5)
+        memcpy(d, s, 20);
+    else
+        for (int k = 0; k < words; k++)
+            d[k] = s[k];
+}
+
+/* LSD radix sort of the m records of a (stride words each) by the words
+ * keys[0..nk), least significant first, over the bits of word - min up to
+ * the highest where some record differs, in as few digits of at most
+ * DS_MAX_DIGIT bits as cover them (digits where all agree skipped). tmp
+ * holds m records.
+ * Returns the buffer that holds the result (a or tmp). */
+static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_t m, int stride,
+                             const int *keys, int nk)
+{
+    if (m < 2)
+        return a;
+    int T = m < SAM_PAR_MIN || c->threads < 1 ? 1 : c->threads;
+    size_t *hist = sam_alloc(c, (size_t)T * DS_BUCKETS, sizeof *hist, "radix histograms");
+    size_t st = (size_t)stride;
+    for (int w = 0; w < nk; w++) {
+        int kw = keys[w];
+        uint32_t lo = UINT32_MAX, diff = 0;
+#pragma omp parallel for num_threads(T) reduction(min : lo) schedule(static)
+        for (size_t i = 0; i < m; i++)
+            if (a[i * st + (size_t)kw] < lo)
+                lo = a[i * st + (size_t)kw];
+#pragma omp parallel for num_threads(T) reduction(| : diff) schedule(static)
+        for (size_t i = 0; i < m; i++)
+            diff |= a[i * st + (size_t)kw] - lo;
+        int bits = 0;
+        while (bits < 32 && diff >> bits)
+            bits++;
+        int passes = (bits + DS_MAX_DIGIT - 1) / DS_MAX_DIGIT;
+        int digit = passes ? (bits + passes - 1) / passes : 1;
+        uint32_t mask = (1u << digit) - 1;
+        for (int shift = 0; shift < bits; shift += digit) {
+            if (!((diff >> shift) & mask))
+                continue; /* every record has the same digit here */
+#pragma omp parallel num_threads(T)
+            {
+                int t = omp_get_thread_num(), nt = omp_get_num_threads();
+                size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
+                size_t *h = hist + (size_t)t * DS_BUCKETS;
+                memset(h, 0, ((size_t)mask + 1) * sizeof *h);
+                for (size_t i = b; i < e; i++)
+                    h[((a[i * st + (size_t)kw] - lo) >> shift) & mask]++;
+#pragma omp barrier
+#pragma omp single
+                {
+                    size_t off = 0;
+                    for (size_t d = 0; d <= mask; d++)
+                        for (int u = 0; u < nt; u++) {
+                            size_t x = hist[(size_t)u * DS_BUCKETS + d];
+                            hist[(size_t)u * DS_BUCKETS + d] = off;
+                            off += x;
+                        }
+                }
+                for (size_t i = b; i < e; i++) {
+                    size_t d = h[((a[i * st + (size_t)kw] - lo) >> shift) & mask]++;
+                    rec_copy(tmp + d * st, a + i * st, stride);
+                }
+            }
+            uint32_t *s = a;
+            a = tmp;
+            tmp = s;
+        }
+    }
+    pc_free(hist);
+    return a;
+}
+
+int sam_tri_cmp(const void *x, const void *y)
+{
+    const sam_tri *a = x, *b = y;
+    if (a->k0 != b->k0)
+        return a->k0 < b->k0 ? -1 : 1;
+    if (a->k1 != b->k1)
+        return a->k1 < b->k1 ? -1 : 1;
+    return (a->k2 > b->k2) - (a->k2 < b->k2);
+}
+
+/* Compares (x0, x1, x2) with (y0, y1, y2) lexicographically. */
+static inline int cmp3(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t y0, uint32_t y1,
+                       uint32_t y2)
+{
+    if (x0 != y0)
+        return x0 < y0 ? -1 : 1;
+    if (x1 != y1)
+        return x1 < y1 ? -1 : 1;
+    return (x2 > y2) - (x2 < y2);
+}
+
+int sam_suf_cmp(const void *x, const void *y)
+{
+    const sam_suf *a = x, *b = y;
+    int ca = (int)(a->idx % 3), cb = (int)(b->idx % 3);
+    if (ca && cb) /* two sample suffixes: their ranks (ra = r0) */
+        return (a->ra > b->ra) - (a->ra < b->ra);
+    if (ca == 2 || cb == 2) /* i mod 3 = 0 against 2: two bytes, then r2 (rb in both) */
+        return cmp3(a->c0, a->c1, a->rb, b->c0, b->c1, b->rb);
+    /* 0 against 0 or 1: one byte, then r1 (distinct unless i = j), which
+     * is ra in class 0 and rb in class 1 */
+    return cmp3(a->c0, ca ? a->rb : a->ra, 0, b->c0, cb ? b->rb : b->ra, 0);
+}
+
+void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
+{
+    sam_tri *a = av;
+    sam_tri *tmp = sam_alloc(c, m + 1, sizeof *tmp, "the triple sort buffer");
+    static const int keys[3] = { 2, 1, 0 }; /* k2, k1, k0 */
+    uint32_t *s = radix_words(c, (uint32_t *)a, (uint32_t *)tmp, m, 4, keys, 3);
+    pc_free((sam_tri *)s == a ? tmp : a);
+    return (sam_tri *)s;
+}
+
+void *sam_suf_local_sort(const sam_ctx *c, void *av, size_t m)
+{
+    sam_suf *a = av;
+    /* class 0 to the front, the sample suffixes after it (order kept) */
+    sam_suf *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");
+    size_t m0 = 0, k1 = 0;
+    for (size_t i = 0; i < m; i++)
+        m0 += a[i].idx % 3 == 0;
+    for (size_t i = 0; i < m; i++) {
+        if (a[i].idx % 3 == 0)
+            b[k1++] = a[i];
+        else
+            b[m0 + i - k1] = a[i];
+    }
+    static const int key0[2] = { 2, 0 }, key12[1] = { 2 }; /* (c0, ra = r1); ra = r0 */
+    sam_suf *s0 = (sam_suf *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, 5, key0, 2);
+    sam_suf *s12 = (sam_suf *)radix_words(c, (uint32_t *)(b + m0), (uint32_t *)(a + m0), m - m0,
+                                          5, key12, 1);
+    /* each sorted class sits in a or b (the radix passes alternate); only
+     * the positions of the merged order are wanted, in a third buffer of
+     * 4 bytes a record */
+    uint32_t *out = sam_alloc(c, m + 1, sizeof *out, "the merged positions");
+    size_t i = 0, j = 0, k = 0;
+    while (i < m0 && j < m - m0)
+        out[k++] = sam_suf_cmp(&s0[i], &s12[j]) < 0 ? s0[i++].idx : s12[j++].idx;
+    while (i < m0)
+        out[k++] = s0[i++].idx;
+    while (j < m - m0)
+        out[k++] = s12[j++].idx;
+    pc_free(a);
+    pc_free(b);
+    return out;
+}
+
+/* A sample: its place (rank, index in the rank's unsorted records) in
+ * words 0 and 1, then the record, so that all samples are distinct. */
+static const sam_order *g_order; /* for qsort's comparison; main thread only */
+
+static int sample_cmp(const void *x, const void *y)
+{
+    const uint32_t *a = x, *b = y;
+    int r = g_order->cmp(a + 2, b + 2);
+    if (r)
+        return r;
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The bucket of record j of rank me (rec its words): splitters below it. */
+static int bucket_of(const sam_order *o, const uint32_t *sp, int ns, const uint32_t *rec,
+                     uint32_t me, uint32_t j)
+{
+    int sw = o->words + 2, lo = 0, hi = ns;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        const uint32_t *s = sp + (size_t)mid * (size_t)sw;
+        int r = o->cmp(s + 2, rec);
+        int below = r ? r < 0 : s[0] != me ? s[0] < me : s[1] < j;
+        if (below)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* P - 1 splitters (o->words + 2 words each) from samples taken at random
+ * inside equal strides of every rank's records, as many per rank as its
+ * share of all M records, 256 P in all. */
+static uint32_t *splitters(const sam_ctx *c, const sam_order *o, const uint32_t *a, size_t m,
+                           uint64_t M)
+{
+    int P = c->np, sw = o->words + 2;
+    uint64_t S = (uint64_t)256 * (uint64_t)P;
+    if (S > ((uint64_t)1 << 18))
+        S = (uint64_t)1 << 18;
+    int ns = (int)((m * S + M - 1) / M);
+    if ((size_t)ns > m)
+        ns = (int)m;
+    int *cnt = sam_alloc(c, 2 * (size_t)P, sizeof(int), "sample counts");
+    int nsw = ns * sw;
+    MPI_Allgather(&nsw, 1, MPI_INT, cnt, 1, MPI_INT, c->comm);
+    size_t tot = 0;
+    for (int q = 0; q < P; q++) {
+        cnt[P + q] = (int)tot;
+        tot += (size_t)cnt[q];
+    }
+    uint32_t *mine = sam_alloc(c, (size_t)nsw + 1, sizeof *mine, "samples");
+    for (int k = 0; k < ns; k++) {
+        size_t b = (size_t)k * m / (size_t)ns, e = (size_t)(k + 1) * m / (size_t)ns;
+        size_t p = b + (size_t)(mix((uint64_t)c->rank << 32 | (uint64_t)k) % (e - b));
+        uint32_t *s = mine + (size_t)k * (size_t)sw;
+        s[0] = (uint32_t)c->rank;
+        s[1] = (uint32_t)p;
+        rec_copy(s + 2, a + p * (size_t)o->words, o->words);
+    }
+    uint32_t *all = sam_alloc(c, tot + 1, sizeof *all, "all samples");
+    MPI_Allgatherv(mine, nsw, MPI_UINT32_T, all, cnt, cnt + P, MPI_UINT32_T, c->comm);
+    pc_free(mine);
+    pc_free(cnt);
+    size_t nall = tot / (size_t)sw;
+    g_order = o;
+    qsort(all, nall, sizeof(uint32_t) * (size_t)sw, sample_cmp);
+    uint32_t *sp = sam_alloc(c, (size_t)P * (size_t)sw, sizeof *sp, "splitters");
+    for (int q = 1; q < P; q++)
+        rec_copy(sp + (size_t)(q - 1) * (size_t)sw, all + (size_t)q * nall / (size_t)P * (size_t)sw,
+                 sw);
+    pc_free(all);
+    return sp;
+}
+
+void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size_t *mout)
+{
+    int P = c->np;
+    uint32_t *a = av;
+    size_t st = (size_t)o->words;
+    *mout = m;
+    uint64_t mm = m, M = 0;
+    if (P > 1)
+        MPI_Allreduce(&mm, &M, 1, MPI_UINT64_T, MPI_SUM, c->comm);
+    if (M == 0)
+        return o->local_sort(c, av, m);
+    if (P > 65535)
+        sam_die(c, "at most 65535 ranks");
+    uint32_t *sp = splitters(c, o, a, m, M);
+    int T = m < SAM_PAR_MIN ? 1 : c->threads;
+    uint16_t *dest = sam_alloc(c, m + 1, sizeof *dest, "bucket numbers");
+    size_t *hist = sam_alloc(c, (size_t)T * (size_t)P + 1, sizeof *hist, "bucket counts");
+    int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
+    uint32_t *sbuf = sam_alloc(c, (m + 1) * st, sizeof *sbuf, "the sample sort send buffer");
+    int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
+#pragma omp parallel num_threads(T)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
+        size_t *h = hist + (size_t)t * (size_t)P;
+        memset(h, 0, sizeof *h * (size_t)P);
+        for (size_t i = b; i < e; i++) {
+            int q = bucket_of(o, sp, P - 1, a + i * st, (uint32_t)c->rank, (uint32_t)i);
+            dest[i] = (uint16_t)q;
+            h[q]++;
+        }
+#pragma omp barrier
+#pragma omp single
+        {
+            size_t off = 0;
+            for (int q = 0; q < P; q++) {
+                sdis[q] = (int)off;
+                for (int u = 0; u < nt; u++) {
+                    size_t x = hist[(size_t)u * (size_t)P + (size_t)q];
+                    hist[(size_t)u * (size_t)P + (size_t)q] = off;
+                    off += x;
+                }
+                scnt[q] = (int)(off - (size_t)sdis[q]);
+            }
+        }
+        for (size_t i = b; i < e; i++)
+            rec_copy(sbuf + h[dest[i]]++ * st, a + i * st, o->words);
+    }
+    pc_free(hist);
+    pc_free(dest);
+    pc_free(sp);
+    pc_free(a);
+    MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, c->comm);
+    size_t ro = 0;
+    for (int q = 0; q < P; q++) {
+        rdis[q] = (int)ro;
+        ro += (size_t)rcnt[q];
+    }
+    uint32_t *r = sam_alloc(c, (ro + 1) * st, sizeof *r, "the sample sort receive buffer");
+    MPI_Alltoallv(sbuf, scnt, sdis, o->type, r, rcnt, rdis, o->type, c->comm);
+    pc_free(sbuf);
+    pc_free(cnt);
+    *mout = ro;
+    return o->local_sort(c, r, ro);
+}
