@@ -82,6 +82,11 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
  * inputs. Not thread-safe; set it before building. */
 void sa_sais_test_par_min(int32_t n);
 
+/* Test hook: on = 0 sorts every reduced string of sais as int32_t (default
+ * 1: those with at most 65536 names as uint16_t), so that tests reach both
+ * paths on small inputs. Not thread-safe; set it before building. */
+void sa_sais_test_narrow(int on);
+
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                         pc_error *err);

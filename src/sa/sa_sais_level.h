@@ -389,7 +389,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 pc_free(H);
                 C = H = NULL;
             }
-            rc = sais_level_i32(SA + n - m, SA, m, names, x, err);
+            rc = sais_reduced(SA + n - m, SA, m, names, x, err);
             if (rc == PC_OK && !keep) {
                 rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
                 if (rc == PC_OK)
