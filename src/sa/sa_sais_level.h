@@ -321,29 +321,48 @@ static int32_t SAIS_FN(collect_lms)(int32_t *SA, const int32_t *C, const int32_t
  * written to SA[n-m..n). SA[m..n) is the work space: the slot of LMS
  * position p is SA[m + p/2] (LMS positions are at least 2 apart). Returns
  * the number of distinct names. */
-static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m)
+static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt)
 {
+    (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t *W = SA + m;
     memset(W, 0, sizeof *W * (size_t)(n - m));
     /* lengths up to and including the next LMS symbol; the last LMS
      * substring runs into the sentinel (one past n), so it equals no other */
     int32_t next = n;
     SAIS_FOR_LMS_R2L(T, n, p, { W[p / 2] = next - p + 1; next = p; });
-    int32_t names = 0, prev = -1, prev_len = 0;
-    for (int32_t i = 0; i < m; i++) {
-        if (i < m - SAIS_PF) {
-            int32_t q = SA[i + SAIS_PF];
-            __builtin_prefetch(&W[q / 2], 1);
-            __builtin_prefetch(&T[q]);
-        }
-        int32_t p = SA[i], len = W[p / 2];
-        int same = len == prev_len && (int64_t)p + len <= n && (int64_t)prev + len <= n;
-        for (int32_t k = 0; same && k < len; k++)
-            same = T[p + k] == T[prev + k];
-        if (!same) {
-            names++;
+    /* each entry that differs from the one before (the random text reads)
+     * is marked ~p, in parallel parts; then the names, in order */
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int32_t lo = (int32_t)((int64_t)m * t / nth), hi = (int32_t)((int64_t)m * (t + 1) / nth);
+        int32_t prev = lo > 0 ? SA[lo - 1] : -1; /* read before any thread marks */
+#pragma omp barrier
+        for (int32_t i = lo; i < hi; i++) {
+            if (i < hi - SAIS_PF) {
+                int32_t q = SA[i + SAIS_PF];
+                __builtin_prefetch(&W[q / 2]);
+                __builtin_prefetch(&T[q]);
+            }
+            int32_t p = SA[i], len = W[p / 2];
+            int same = prev >= 0 && len == W[prev / 2] && (int64_t)p + len <= n
+                       && (int64_t)prev + len <= n;
+            for (int32_t k = 0; same && k < len; k++)
+                same = T[p + k] == T[prev + k];
+            if (!same)
+                SA[i] = ~p; /* LMS positions are >= 1 */
             prev = p;
-            prev_len = len;
+        }
+    }
+    int32_t names = 0;
+    for (int32_t i = 0; i < m; i++) {
+        if (i < m - SAIS_PF)
+            __builtin_prefetch(&W[sais_unflag(SA[i + SAIS_PF]) / 2], 1);
+        int32_t p = SA[i];
+        if (p < 0) {
+            p = ~p;
+            SA[i] = p;
+            names++;
         }
         W[p / 2] = names; /* 1-based: 0 marks a slot without an LMS position */
     }
@@ -356,10 +375,12 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
 
 /* SA[0..m) holds ranks into the list of LMS positions (text order): turns
  * them into positions, using SA[n-m..n) for the list. */
-static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m)
+static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt)
 {
+    (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t *L = SA + n - m, j = m;
     SAIS_FOR_LMS_R2L(T, n, p, { L[--j] = p; });
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
     for (int32_t i = 0; i < m; i++) {
         if (i < m - SAIS_PF)
             __builtin_prefetch(&L[SA[i + SAIS_PF]]);
@@ -415,7 +436,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         sais_bucket_ends(C, B, K);
         SAIS_FN(induce)(T, SA, n, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
-        int32_t names = SAIS_FN(name_lms)(T, n, SA, m);
+        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_par(x, n) ? x->threads : 1);
         if (names < m) {
             int keep = sais_keep_buckets(K);
             if (!keep) {
@@ -444,7 +465,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         SA[0] = 0; /* at most one LMS suffix: its rank is 0 */
     }
     if (m > 0)
-        SAIS_FN(lms_positions)(T, n, SA, m);
+        SAIS_FN(lms_positions)(T, n, SA, m, sais_par(x, n) ? x->threads : 1);
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B);
     sais_bucket_starts(C, B, K);
