@@ -143,9 +143,11 @@ typedef struct sais_ctx {
     sais_slot *buf;
 } sais_ctx;
 
-/* Shared runs of a pass after which thread 0 looks at how long it waited
- * for the others: more than half the pass means they hardly get a core (a
- * loaded machine), and the rest of the construction runs on one thread
+/* Shared runs of a pass after which thread 0 looks, before each run, at
+ * how long it has waited for the others (after the gather, after the
+ * writes; with cores to run on, only the imbalance of the parts): more
+ * than a quarter of the pass means they hardly get a core (a loaded
+ * machine), and the rest of the construction runs on one thread
  * (x->solo), the same writes in the same order. */
 #define SAIS_SOLO_RUNS 8
 
@@ -170,9 +172,14 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
         __atomic_store_n(&b->gen, g + 1, __ATOMIC_RELEASE);
         return;
     }
-    for (int spins = 0; __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g; spins++)
+    for (int spins = 0; __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g; spins++) {
         if (spins >= 64)
             sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+        else
+            __builtin_ia32_pause(); /* leaves the core to a hyperthread sibling */
+#endif
+    }
 }
 
 /* The suffix an entry names, flagged or not. */

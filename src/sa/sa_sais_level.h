@@ -253,7 +253,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
         for (;;) {
             if (t == 0) {
-                if (nth > 1 && g_sais_may_solo && ++runs == SAIS_SOLO_RUNS && waited > (pc_time_now() - t0) / 2)
+                if (nth > 1 && g_sais_may_solo && ++runs >= SAIS_SOLO_RUNS
+                    && waited > (pc_time_now() - t0) / 4)
                     x->solo = 1;
                 SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, x->solo ? 1 : nth, share,
                                        &pos, &lo, &hi);
