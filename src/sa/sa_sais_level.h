@@ -320,9 +320,11 @@ static int32_t SAIS_FN(collect_lms)(int32_t *SA, const int32_t *C, const int32_t
 /* Names the m sorted LMS substrings (SA[0..m)): equal substrings get equal
  * names, in sorted order, and the reduced string (names in text order) is
  * written to SA[n-m..n). SA[m..n) is the work space: the slot of LMS
- * position p is SA[m + p/2] (LMS positions are at least 2 apart). Returns
- * the number of distinct names. */
-static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt)
+ * position p is SA[m + p/2] (LMS positions are at least 2 apart); work
+ * holds nt int32_t counters when nt > 1. Returns the number of distinct
+ * names. */
+static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt,
+                                 void *work)
 {
     (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t *W = SA + m;
@@ -331,41 +333,48 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
      * substring runs into the sentinel (one past n), so it equals no other */
     int32_t next = n;
     SAIS_FOR_LMS_R2L(T, n, p, { W[p / 2] = next - p + 1; next = p; });
-    /* each entry that differs from the one before (the random text reads)
-     * is marked ~p, in parallel parts; then the names, in order */
-#pragma omp parallel num_threads(nt) if (nt > 1)
+    /* in parallel parts: each part names its entries from 1 (the random
+     * text reads), then adds the names of the parts before it; one part
+     * (one thread) is done in the first pass */
+    int32_t names = 0, *cnt = (int32_t *)(void *)work;
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : names)
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
         int32_t lo = (int32_t)((int64_t)m * t / nth), hi = (int32_t)((int64_t)m * (t + 1) / nth);
-        int32_t prev = lo > 0 ? SA[lo - 1] : -1; /* read before any thread marks */
+        /* the entry before the part, read before any part renames it */
+        int32_t prev = lo > 0 ? SA[lo - 1] : -1, prev_len = lo > 0 ? W[prev / 2] : 0, own = 0;
+        if (nth > 1) {
 #pragma omp barrier
+        }
         for (int32_t i = lo; i < hi; i++) {
             if (i < hi - SAIS_PF) {
                 int32_t q = SA[i + SAIS_PF];
-                __builtin_prefetch(&W[q / 2]);
+                __builtin_prefetch(&W[q / 2], 1);
                 __builtin_prefetch(&T[q]);
             }
             int32_t p = SA[i], len = W[p / 2];
-            int same = prev >= 0 && len == W[prev / 2] && (int64_t)p + len <= n
+            int same = prev >= 0 && len == prev_len && (int64_t)p + len <= n
                        && (int64_t)prev + len <= n;
             for (int32_t k = 0; same && k < len; k++)
                 same = T[p + k] == T[prev + k];
-            if (!same)
-                SA[i] = ~p; /* LMS positions are >= 1 */
+            own += !same;
+            W[p / 2] = own; /* 0 marks a slot without an LMS position: fixed below */
             prev = p;
+            prev_len = len;
         }
-    }
-    int32_t names = 0;
-    for (int32_t i = 0; i < m; i++) {
-        if (i < m - SAIS_PF)
-            __builtin_prefetch(&W[sais_unflag(SA[i + SAIS_PF]) / 2], 1);
-        int32_t p = SA[i];
-        if (p < 0) {
-            p = ~p;
-            SA[i] = p;
-            names++;
+        names = own;
+        if (nth > 1) {
+            cnt[t] = own;
+#pragma omp barrier
+            int32_t before = 0;
+            for (int u = 0; u < t; u++)
+                before += cnt[u];
+            for (int32_t i = lo; before > 0 && i < hi; i++) {
+                if (i < hi - SAIS_PF)
+                    __builtin_prefetch(&W[SA[i + SAIS_PF] / 2], 1);
+                W[SA[i] / 2] += before;
+            }
         }
-        W[p / 2] = names; /* 1-based: 0 marks a slot without an LMS position */
     }
     int32_t j = n;
     for (int32_t i = n - 1; i >= m; i--)
@@ -437,7 +446,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         sais_bucket_ends(C, B, K);
         SAIS_FN(induce)(T, SA, n, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
-        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_par(x, n) ? x->threads : 1);
+        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_par(x, n) ? x->threads : 1, x->buf);
         if (names < m) {
             int keep = sais_keep_buckets(K);
             if (!keep) {
