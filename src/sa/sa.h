@@ -70,11 +70,12 @@ int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
  * recursion on the reduced string of LMS substrings, 32-bit work arrays,
  * types carried in the sign bit of SA entries. Work space beyond T and SA:
  * two bucket arrays per level, at most 4n bytes, + 512 KB x threads of
- * gather blocks when threads > 1 and n >= 2^20 (+ threads x 1 KB when the byte
+ * induce slots when threads > 1 and n >= 2^20 (+ threads x 1 KB when the byte
  * histogram is counted in parallel). threads > 1, from n = 2^20 on: the
- * histogram in parallel blocks and the induce passes, where helper threads
- * gather the text symbols of the blocks ahead of the one thread that
- * writes. Same output as every other implementation. */
+ * histogram in parallel blocks, the naming and the LMS gather in parts, and
+ * the induce passes shared over runs of filled entries (one body for 1 and
+ * T threads; one thread goes on alone when the others hardly get a core).
+ * Same output as every other implementation, for any threads. */
 int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
 /* Test hook: the parallel paths of sais (histogram, induce passes) run from n entries on

@@ -17,13 +17,15 @@
  * share SA; each level takes two bucket arrays of K int32 (K = its
  * alphabet: 256 at the top, at most m <= n/2 names below), released across
  * the recursion when large: at most 4n, so construction stays within 9n
- * (+ 512 KB of gather slots per thread from n = 2^20 on) and the Kasai LCP
+ * (+ 512 KB of induce slots per thread from n = 2^20 on) and the Kasai LCP
  * afterwards (LCP 4n + inverse SA 4n) within 13n.
  *
- * Threads: the byte histogram is counted in parallel blocks; each induce
- * step depends on the bucket heads of the steps before, so one thread
- * writes every entry, while the others gather ahead of it the text symbols
- * (the random reads) of the blocks to come (sa_sais_level.h, induce). */
+ * Threads: the byte histogram is counted in parallel blocks, the naming
+ * and the LMS gather in parts; an induce step reads entries that earlier
+ * steps wrote, but a run of filled entries ahead of the scan is final, so
+ * such runs are shared: the threads gather the random text reads of their
+ * parts, thread 0 assigns the slots in pass order, the threads write
+ * (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* sa_sais_level.h - the passes of one SA-IS level, written once for both
- * kinds of text: included by sa_sais.c with SAIS_CH the symbol type
- * (uint8_t for the input, int32_t for a reduced string) and SAIS_FN(x)
- * giving each function a name of its own per type.
+/* sa_sais_level.h - the passes of one SA-IS level, written once for every
+ * kind of text: included by sa_sais.c with SAIS_CH the symbol type
+ * (uint8_t for the input, uint16_t or int32_t for a reduced string) and
+ * SAIS_FN(x) giving each function a name of its own per type.
  *
  * Types are never stored. A virtual sentinel below every symbol ends the
  * text, so suffix n-1 is L-type; suffix j is S-type when T[j] < T[j+1], or
