@@ -88,6 +88,11 @@ void sa_sais_test_par_min(int32_t n);
  * paths on small inputs. Not thread-safe; set it before building. */
 void sa_sais_test_narrow(int on);
 
+/* Test hook: the next sais constructions go on one thread after the
+ * SAIS_SOLO_RUNS-th shared run of a pass, as on a loaded machine, whatever
+ * the load; sa_sais_test_par_min (any value) undoes it. Not thread-safe. */
+void sa_sais_test_solo(void);
+
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                         pc_error *err);

@@ -48,7 +48,7 @@
  * (SAIS_SOLO_RUNS): the tests share many short runs, whatever the load. */
 static int32_t g_sais_par_induce_min = 1 << 20;
 static int32_t g_sais_share_min = 1024, g_sais_block = 65536;
-static int g_sais_may_solo = 1;
+static int g_sais_may_solo = 1; /* 2: goes solo at the check, loaded or not */
 
 void sa_sais_test_par_min(int32_t n)
 {
@@ -58,6 +58,8 @@ void sa_sais_test_par_min(int32_t n)
     g_sais_block = test ? 512 : 65536;
     g_sais_may_solo = !test;
 }
+
+void sa_sais_test_solo(void) { g_sais_may_solo = 2; }
 
 /* Reduced strings with at most this many names are sorted as uint16_t
  * (sais_reduced); sa_sais_test_narrow(0) sets it to 0 so that the tests

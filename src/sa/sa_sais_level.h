@@ -254,7 +254,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
         for (;;) {
             if (t == 0) {
                 if (nth > 1 && g_sais_may_solo && ++runs >= SAIS_SOLO_RUNS
-                    && waited > (pc_time_now() - t0) / 4)
+                    && (g_sais_may_solo > 1 || waited > (pc_time_now() - t0) / 4))
                     x->solo = 1;
                 SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, x->solo ? 1 : nth, share,
                                        &pos, &lo, &hi);

@@ -181,6 +181,12 @@ START_TEST(sais_large_repetitive)
         b = build_checked("sais", T, n, 1, label);
         sa_sais_test_narrow(1);
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais uint16 vs int32 on %s", label);
+        pc_free(b);
+        sa_sais_test_par_min(4096);
+        sa_sais_test_solo(); /* shared runs, then one thread from the 8th run */
+        b = build_checked("sais", T, n, 2, label);
+        sa_sais_test_par_min(0);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais shared then solo on %s", label);
         if (have_dss) {
             pc_free(b);
             b = build_checked("divsufsort", T, n, 1, label);
