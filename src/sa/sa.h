@@ -70,17 +70,28 @@ int sa_build_omp(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error
  * recursion on the reduced string of LMS substrings, 32-bit work arrays,
  * types carried in the sign bit of SA entries. Work space beyond T and SA:
  * two bucket arrays per level, at most 4n bytes, + 512 KB x threads of
- * gather blocks when threads > 1 and n >= 2^20 (+ threads x 1 KB when the byte
+ * induce slots when threads > 1 and n >= 2^20 (+ threads x 1 KB when the byte
  * histogram is counted in parallel). threads > 1, from n = 2^20 on: the
- * histogram in parallel blocks and the induce passes, where helper threads
- * gather the text symbols of the blocks ahead of the one thread that
- * writes. Same output as every other implementation. */
+ * histogram in parallel blocks, the naming and the LMS gather in parts, and
+ * the induce passes shared over runs of filled entries (one body for 1 and
+ * T threads; one thread goes on alone when the others hardly get a core).
+ * Same output as every other implementation, for any threads. */
 int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err);
 
 /* Test hook: the parallel paths of sais (histogram, induce passes) run from n entries on
  * (0: the default, 2^20), so that tests reach the parallel passes on small
  * inputs. Not thread-safe; set it before building. */
 void sa_sais_test_par_min(int32_t n);
+
+/* Test hook: on = 0 sorts every reduced string of sais as int32_t (default
+ * 1: those with at most 65536 names as uint16_t), so that tests reach both
+ * paths on small inputs. Not thread-safe; set it before building. */
+void sa_sais_test_narrow(int on);
+
+/* Test hook: the next sais constructions go on one thread after the
+ * SAIS_SOLO_RUNS-th shared run of a pass, as on a loaded machine, whatever
+ * the load; sa_sais_test_par_min (any value) undoes it. Not thread-safe. */
+void sa_sais_test_solo(void);
 
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,

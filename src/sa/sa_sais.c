@@ -6,8 +6,8 @@
  * the LMS substrings; name them, and when two are equal sort the reduced
  * string of names recursively (its length is at most n/2); then place the
  * LMS suffixes in their final order and induce once more. The passes are
- * in sa_sais_level.h, written once for byte texts and for the int32
- * reduced strings.
+ * in sa_sais_level.h, written once for byte texts and for the reduced
+ * strings (uint16_t when they have at most 65536 names, else int32_t).
  *
  * All work arrays are 32-bit: n <= SA_MAX_N = 2^31 - 1 (sa_check_size
  * refuses larger inputs before anything is built), and the flags of the
@@ -17,13 +17,15 @@
  * share SA; each level takes two bucket arrays of K int32 (K = its
  * alphabet: 256 at the top, at most m <= n/2 names below), released across
  * the recursion when large: at most 4n, so construction stays within 9n
- * (+ 512 KB of gather slots per thread from n = 2^20 on) and the Kasai LCP
+ * (+ 512 KB of induce slots per thread from n = 2^20 on) and the Kasai LCP
  * afterwards (LCP 4n + inverse SA 4n) within 13n.
  *
- * Threads: the byte histogram is counted in parallel blocks; each induce
- * step depends on the bucket heads of the steps before, so one thread
- * writes every entry, while the others gather ahead of it the text symbols
- * (the random reads) of the blocks to come (sa_sais_level.h, induce). */
+ * Threads: the byte histogram is counted in parallel blocks, the naming
+ * and the LMS gather in parts; an induce step reads entries that earlier
+ * steps wrote, but a run of filled entries ahead of the scan is final, so
+ * such runs are shared: the threads gather the random text reads of their
+ * parts, thread 0 assigns the slots in pass order, the threads write
+ * (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
 #include <string.h>
@@ -31,18 +33,40 @@
 #include "pc_omp.h"
 
 #include "pc_alloc.h"
+#include "pc_time.h"
 #include "sa.h"
 
 /* Each parallel region (the histogram, every induce pass) ends by waiting
- * for the helper threads to have run at all: on a loaded machine that is
+ * for the other threads to have run at all: on a loaded machine that is
  * a scheduling delay of milliseconds, more than a pass over fewer than
  * 2^20 entries takes (at 200 KB two threads ran 3x slower than one with a
  * threshold of 65536). Below this size everything runs on one thread.
  * sa_sais_test_par_min lowers it so that the tests reach the parallel
- * paths on small inputs. */
+ * paths on small inputs, and with it the smallest shared run (entries per
+ * thread), the entries per thread of a shared run (SAIS_BLOCK, the slots
+ * taken) and whether a loaded machine may send the rest to one thread
+ * (SAIS_SOLO_RUNS): the tests share many short runs, whatever the load. */
 static int32_t g_sais_par_induce_min = 1 << 20;
+static int32_t g_sais_share_min = 1024, g_sais_block = 65536;
+static int g_sais_may_solo = 1; /* 2: goes solo at the check, loaded or not */
 
-void sa_sais_test_par_min(int32_t n) { g_sais_par_induce_min = n > 0 ? n : 1 << 20; }
+void sa_sais_test_par_min(int32_t n)
+{
+    int test = n > 0;
+    g_sais_par_induce_min = test ? n : 1 << 20;
+    g_sais_share_min = test ? 16 : 1024;
+    g_sais_block = test ? 512 : 65536;
+    g_sais_may_solo = !test;
+}
+
+void sa_sais_test_solo(void) { g_sais_may_solo = 2; }
+
+/* Reduced strings with at most this many names are sorted as uint16_t
+ * (sais_reduced); sa_sais_test_narrow(0) sets it to 0 so that the tests
+ * reach the int32_t path on small inputs. */
+static int32_t g_sais_pack16_max = 65536;
+
+void sa_sais_test_narrow(int on) { g_sais_pack16_max = on ? 65536 : 0; }
 
 /* Bucket arrays larger than this many entries are freed while the level
  * recurses (they would otherwise add up across levels). */
@@ -65,6 +89,19 @@ static void sais_bucket_ends(const int32_t *C, int32_t *B, int32_t K)
     for (int32_t c = 0; c < K; c++) {
         sum += C[c];
         B[c] = sum;
+    }
+}
+
+/* After an L pass (B = the heads, now the starts of the S regions; C =
+ * bucket sizes): zeroes the S regions, whose LMS entries the S pass
+ * overwrites anyway, so that every filled entry an S pass meets is final
+ * (what a shared run needs, induce in sa_sais_level.h). */
+static void sais_empty_s_regions(int32_t *SA, const int32_t *C, const int32_t *B, int32_t K)
+{
+    int32_t end = 0;
+    for (int32_t c = 0; c < K; c++) {
+        end += C[c];
+        memset(SA + B[c], 0, sizeof *SA * (size_t)(end - B[c]));
     }
 }
 
@@ -97,42 +134,69 @@ typedef struct sais_slot {
     int32_t c, v;
 } sais_slot;
 
-/* Per construction: threads, entries per block of an induce pass, and a
- * ring of blocks of gather slots with the number of the block each holds
- * (-1: none). */
+/* Per construction: threads, whether the rest runs on one thread
+ * (SAIS_SOLO_RUNS), the largest run an induce pass shares per thread
+ * (65536 entries, 512 KB of slots per thread: a run stays in the cache
+ * from its gather to its writes, and a pass over 2^25 entries meets about
+ * 500 / T times), and the slots of one shared run (NULL when no pass runs
+ * in parallel). Runs of fewer than 1024 entries per thread are not shared:
+ * each costs four barriers. */
 typedef struct sais_ctx {
-    int threads, ring;
+    int threads, solo;
     int32_t block;
     sais_slot *buf;
-    int32_t *tag;
 } sais_ctx;
 
-/* Entries per block of an induce pass (128 KB of slots): blocks are
- * handed over without barriers, so they can be small enough for a block
- * to stay in the cache from its gather to its scatter. */
-#define SAIS_BLOCK 16384
+/* Shared runs of a pass after which thread 0 looks, before each run, at
+ * how long it has waited for the others (after the gather, after the
+ * writes; with cores to run on, only the imbalance of the parts): more
+ * than a quarter of the pass means they hardly get a core (a loaded
+ * machine), and the rest of the construction runs on one thread
+ * (x->solo), the same writes in the same order. */
+#define SAIS_SOLO_RUNS 8
 
-/* SA entries are read by gathering threads while the scattering thread
- * writes others (or the same, which the scatter then detects): relaxed
- * atomics, plain moves on common hardware. */
-static inline int32_t sais_load(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-static inline void sais_store(int32_t *p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+/* A barrier for the nth threads of an induce pass. The passes meet four
+ * times per shared run, and on a loaded machine a thread that spins while
+ * the one it waits for has no core holds up both (OpenMP's barrier, which
+ * spins for a while first, made two threads 7x slower than one at load
+ * 4.4 on two cores): this one spins briefly, then yields the core. The
+ * release of the last arrival orders every thread's writes before the
+ * barrier before every read after it. */
+typedef struct sais_barrier {
+    int count, gen;
+} sais_barrier;
+
+static void sais_barrier_wait(sais_barrier *b, int nth)
+{
+    if (nth <= 1)
+        return;
+    int g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+    if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == nth) {
+        __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&b->gen, g + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    for (int spins = 0; __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g; spins++) {
+        if (spins >= 64)
+            sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+        else
+            __builtin_ia32_pause(); /* leaves the core to a hyperthread sibling */
+#endif
+    }
+}
 
 /* The suffix an entry names, flagged or not. */
 static inline int32_t sais_unflag(int32_t v) { return v ^ (v >> 31); }
 
-/* [lo, hi) of block k of a pass: counted from the left for the L pass,
- * from the right for the S pass. */
-static inline void sais_block_range(int32_t n, int32_t block, int32_t k, int spass, int32_t *lo,
-                                    int32_t *hi)
+/* 1 when the induce passes of a level of n entries run on x->threads. */
+static int sais_par(const sais_ctx *x, int32_t n)
 {
-    int64_t a = (int64_t)k * block, b = a + block < n ? a + block : n;
-    *lo = (int32_t)(spass ? n - b : a);
-    *hi = (int32_t)(spass ? n - a : b);
+    return x->buf && !x->solo && x->threads > 1 && n >= g_sais_par_induce_min;
 }
 
-static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, sais_ctx *x,
-                          pc_error *err);
+static int sais_reduced(int32_t *R, int32_t *SA, int32_t m, int32_t names, sais_ctx *x,
+                        pc_error *err);
 
 #define SAIS_CH uint8_t
 #define SAIS_FN(x) sais_##x##_u8
@@ -149,6 +213,34 @@ static int sais_level_i32(const int32_t *T, int32_t *SA, int32_t n, int32_t K, s
 #undef SAIS_CH
 #undef SAIS_FN
 #undef SAIS_BIG_K
+
+#define SAIS_CH uint16_t
+#define SAIS_FN(x) sais_##x##_u16
+#define SAIS_BIG_K 1
+#include "sa_sais_level.h"
+#undef SAIS_CH
+#undef SAIS_FN
+#undef SAIS_BIG_K
+
+/* Sorts the suffixes of the reduced string R[0..m) (names in [0, names))
+ * into SA[0..m); R lies above SA[0..m) (at SA + n - m of the level) and is
+ * consumed. With at most 65536 names the string is first packed into
+ * uint16_t in place (each symbol moves to a lower address than the one it
+ * is read from, so a forward pass overwrites nothing still to be read):
+ * the induce passes read the text at random, and half the bytes keep more
+ * of it in the cache (the first reduced level of English-like text has
+ * about 45000 names for 9.6 million symbols). Returns PC_OK or
+ * PC_ENOMEM. */
+static int sais_reduced(int32_t *R, int32_t *SA, int32_t m, int32_t names, sais_ctx *x,
+                        pc_error *err)
+{
+    if (names > g_sais_pack16_max)
+        return sais_level_i32(R, SA, m, names, x, err);
+    uint16_t *R16 = (uint16_t *)(void *)R;
+    for (int32_t i = 0; i < m; i++)
+        R16[i] = (uint16_t)R[i];
+    return sais_level_u16(R16, SA, m, names, x, err);
+}
 
 /* 1 when no byte of T is below the next one (every suffix L-type, as in
  * a run of equal bytes): each suffix then prefixes or exceeds the ones
@@ -172,18 +264,15 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
             SA[i] = n - 1 - i;
         return PC_OK;
     }
-    /* no ring where no pass runs in parallel (the reduced strings are
+    /* no slots where no pass runs in parallel (the reduced strings are
      * shorter than T): small inputs stay within 13n */
-    int par = threads > 1 && n >= g_sais_par_induce_min;
-    sais_ctx x = { .threads = threads, .ring = par ? 4 * threads : 0, .block = SAIS_BLOCK };
-    x.buf = pc_malloc_array((size_t)x.ring * (size_t)x.block + 1, sizeof(sais_slot));
-    x.tag = x.buf ? pc_malloc_array((size_t)x.ring + 1, sizeof(int32_t)) : NULL;
-    if (!x.tag) {
-        pc_free(x.buf);
-        return pc_error_nomem(err, "SA-IS gather blocks");
+    sais_ctx x = { .threads = threads, .solo = 0, .block = g_sais_block, .buf = NULL };
+    if (threads > 1 && n >= g_sais_par_induce_min) {
+        x.buf = pc_malloc_array((size_t)threads * (size_t)x.block, sizeof(sais_slot));
+        if (!x.buf)
+            return pc_error_nomem(err, "SA-IS induce slots");
     }
     int rc = sais_level_u8(T, SA, n, 256, &x, err);
     pc_free(x.buf);
-    pc_free(x.tag);
     return rc;
 }

@@ -1,7 +1,7 @@
-/* sa_sais_level.h - the passes of one SA-IS level, written once for both
- * kinds of text: included by sa_sais.c with SAIS_CH the symbol type
- * (uint8_t for the input, int32_t for a reduced string) and SAIS_FN(x)
- * giving each function a name of its own per type.
+/* sa_sais_level.h - the passes of one SA-IS level, written once for every
+ * kind of text: included by sa_sais.c with SAIS_CH the symbol type
+ * (uint8_t for the input, uint16_t or int32_t for a reduced string) and
+ * SAIS_FN(x) giving each function a name of its own per type.
  *
  * Types are never stored. A virtual sentinel below every symbol ends the
  * text, so suffix n-1 is L-type; suffix j is S-type when T[j] < T[j+1], or
@@ -74,19 +74,19 @@ static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int3
     return m;
 }
 
-/* Gather of the L pass over SA[lo..hi): for each plain entry s > 0, the
- * bucket of s-1 and the entry that will go there (flagged when s-2 is
- * S-type); c = -1 for an entry that induces nothing as read now. This is
- * where the random text accesses of the pass are, so it runs on helper
- * threads while the scatter of the previous block goes on. */
+/* Gather of the L pass over SA[lo..hi), entries all final: for each plain
+ * entry s > 0, the bucket of s-1 and the entry that will go there (flagged
+ * when s-2 is S-type); c = -1 for an entry that induces nothing. This is
+ * where the random text reads of a shared block are, done by every thread
+ * on its part of the block. */
 static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, int32_t hi,
                               sais_slot *out)
 {
     for (int32_t i = lo; i < hi; i++) {
-        int32_t f = i < hi - SAIS_PF ? sais_load(&SA[i + SAIS_PF]) : 0;
+        int32_t f = i < hi - SAIS_PF ? SA[i + SAIS_PF] : 0;
         if (f > 0)
             __builtin_prefetch(&T[f - 1]);
-        int32_t s = sais_load(&SA[i]);
+        int32_t s = SA[i];
         sais_slot *o = &out[i - lo];
         o->c = -1;
         if (s > 0) {
@@ -99,38 +99,23 @@ static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
 }
 
 /* Scatter of the L pass over SA[lo..hi) in order: each plain entry s > 0
- * puts s-1 at the head of its bucket (B = heads, moved up), taking the
- * gathered slot (in, or NULL when the block was not gathered in time)
- * when it was gathered from this same entry, else reading the text itself
- * (the entry was written after its gather) with the text of the entries
- * ahead prefetched. */
-static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi,
-                               const sais_slot *in, int32_t *B)
+ * puts s-1 at the head of its bucket (B = heads, moved up), with the text
+ * of the entries ahead prefetched (and, with a large alphabet, their
+ * bucket heads). */
+static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t *B)
 {
     for (int32_t i = lo; i < hi; i++) {
-        if (!in) {
-            int32_t f = i < hi - 2 * SAIS_PF ? sais_load(&SA[i + 2 * SAIS_PF]) : 0;
-            if (f > 0)
-                __builtin_prefetch(&T[f - 1]);
-            int32_t g = SAIS_BIG_K && i < hi - SAIS_PF ? sais_load(&SA[i + SAIS_PF]) : 0;
-            if (g > 0)
-                __builtin_prefetch(&B[T[g - 1]], 1);
-        } else if (SAIS_BIG_K && i < hi - SAIS_PF && in[i + SAIS_PF - lo].c >= 0) {
-            __builtin_prefetch(&B[in[i + SAIS_PF - lo].c], 1);
-        }
-        int32_t s = sais_load(&SA[i]);
+        int32_t f = i < hi - 2 * SAIS_PF ? SA[i + 2 * SAIS_PF] : 0;
+        if (f > 0)
+            __builtin_prefetch(&T[f - 1]);
+        int32_t g = SAIS_BIG_K && i < hi - SAIS_PF ? SA[i + SAIS_PF] : 0;
+        if (g > 0)
+            __builtin_prefetch(&B[T[g - 1]], 1);
+        int32_t s = SA[i];
         if (s <= 0)
             continue;
-        const sais_slot *g = in ? &in[i - lo] : NULL;
-        int32_t j = s - 1, c, v;
-        if (g && g->c >= 0 && sais_unflag(g->v) == j) {
-            c = g->c;
-            v = g->v;
-        } else {
-            c = (int32_t)T[j];
-            v = j > 0 && T[j - 1] < T[j] ? ~j : j;
-        }
-        sais_store(&SA[B[c]++], v);
+        int32_t j = s - 1, c = (int32_t)T[j];
+        SA[B[c]++] = j > 0 && T[j - 1] < T[j] ? ~j : j;
     }
 }
 
@@ -140,10 +125,10 @@ static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
                               sais_slot *out)
 {
     for (int32_t i = hi - 1; i >= lo; i--) {
-        int32_t f = i >= lo + SAIS_PF ? sais_load(&SA[i - SAIS_PF]) : 0;
+        int32_t f = i >= lo + SAIS_PF ? SA[i - SAIS_PF] : 0;
         if (f < 0)
             __builtin_prefetch(&T[~f - 1]);
-        int32_t s = sais_load(&SA[i]);
+        int32_t s = SA[i];
         sais_slot *o = &out[i - lo];
         o->c = -1;
         if (s < 0) {
@@ -158,52 +143,98 @@ static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
 /* Scatter of the S pass over SA[lo..hi), right to left: each flagged entry
  * ~s puts s-1 at the tail of its bucket (B = tails, moved down); with
  * unflag the entry is stored back as s. */
-static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi,
-                               const sais_slot *in, int32_t *B, int unflag)
+static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t *B,
+                               int unflag)
 {
     for (int32_t i = hi - 1; i >= lo; i--) {
-        if (!in) {
-            int32_t f = i >= lo + 2 * SAIS_PF ? sais_load(&SA[i - 2 * SAIS_PF]) : 0;
-            if (f < 0)
-                __builtin_prefetch(&T[~f - 1]);
-            int32_t g = SAIS_BIG_K && i >= lo + SAIS_PF ? sais_load(&SA[i - SAIS_PF]) : 0;
-            if (g < 0)
-                __builtin_prefetch(&B[T[~g - 1]], 1);
-        } else if (SAIS_BIG_K && i >= lo + SAIS_PF && in[i - SAIS_PF - lo].c >= 0) {
-            __builtin_prefetch(&B[in[i - SAIS_PF - lo].c], 1);
-        }
-        int32_t s = sais_load(&SA[i]);
+        int32_t f = i >= lo + 2 * SAIS_PF ? SA[i - 2 * SAIS_PF] : 0;
+        if (f < 0)
+            __builtin_prefetch(&T[~f - 1]);
+        int32_t g = SAIS_BIG_K && i >= lo + SAIS_PF ? SA[i - SAIS_PF] : 0;
+        if (g < 0)
+            __builtin_prefetch(&B[T[~g - 1]], 1);
+        int32_t s = SA[i];
         if (s >= 0)
             continue;
         s = ~s;
         if (unflag)
-            sais_store(&SA[i], s);
-        const sais_slot *g = in ? &in[i - lo] : NULL;
-        int32_t j = s - 1, c, v;
-        if (g && g->c >= 0 && sais_unflag(g->v) == j) {
-            c = g->c;
-            v = g->v;
-        } else {
-            c = (int32_t)T[j];
-            v = j > 0 && T[j - 1] <= T[j] ? ~j : j;
-        }
-        sais_store(&SA[--B[c]], v);
+            SA[i] = s;
+        int32_t j = s - 1, c = (int32_t)T[j];
+        SA[--B[c]] = j > 0 && T[j - 1] <= T[j] ? ~j : j;
     }
 }
 
-/* One induce pass over SA in blocks of x->block entries, in the order of
- * the pass (left to right for L, right to left for S). Thread 0 scatters
- * every block, in order, and never waits: a block that the other threads
- * have gathered (its ring slot tagged with its number) is scattered from
- * the slots, any other directly from the text. The other threads claim
- * blocks ahead of the scatter and gather them into the ring, waiting (and
- * yielding the core) only while the ring is full. Entries written into a
- * block after its gather are detected by the scatter (the slot does not
- * match) and read again, so the result does not depend on the timing,
- * and one thread runs the same scatter with no slots. L pass: the
- * sentinel's turn comes first and puts n-1 at the head of its bucket;
- * heads always lie right of the scan, tails left of it, so every entry is
- * final when the scatter reads it. */
+/* Serial part of a pass, on thread 0 (pass order: left to right for L,
+ * right to left for S; *pos = the next entry for L, one past it for S):
+ * scatters directly the runs of filled entries too short to share (with
+ * one thread, everything left), skips empty entries, and returns in
+ * [*lo, *hi) the next run of filled entries worth sharing (at most share
+ * entries), or an empty range when the pass is over. */
+static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
+                                   int spass, int unflag, int nt, int32_t share, int32_t *pos,
+                                   int32_t *lo, int32_t *hi)
+{
+    int32_t p = *pos;
+    *lo = *hi = 0;
+    for (;;) {
+        if (nt <= 1) { /* everything left, in one call */
+            if (spass)
+                SAIS_FN(scatter_s)(T, SA, 0, p, B, unflag);
+            else
+                SAIS_FN(scatter_l)(T, SA, p, n, B);
+            p = spass ? 0 : n;
+        }
+        if (spass) {
+            while (p > 0 && SA[p - 1] == 0)
+                p--;
+            if (p <= 0)
+                break;
+            int32_t r = p - 1;
+            while (r > 0 && p - r < share && SA[r - 1] != 0)
+                r--;
+            if (p - r >= g_sais_share_min * nt) {
+                *lo = r;
+                *hi = p;
+                p = r;
+                break;
+            }
+            SAIS_FN(scatter_s)(T, SA, r, p, B, unflag);
+            p = r;
+        } else {
+            while (p < n && SA[p] == 0)
+                p++;
+            if (p >= n)
+                break;
+            int32_t r = p + 1;
+            while (r < n && r - p < share && SA[r] != 0)
+                r++;
+            if (r - p >= g_sais_share_min * nt) {
+                *lo = p;
+                *hi = r;
+                p = r;
+                break;
+            }
+            SAIS_FN(scatter_l)(T, SA, p, r, B);
+            p = r;
+        }
+    }
+    *pos = p;
+}
+
+/* One induce pass (L: left to right, bucket heads in B; S: right to left,
+ * bucket tails, unflag as in scatter_s), in one body for 1 and T threads.
+ * Each step reads entries that earlier steps of the pass may have written,
+ * so the pass is cut at empty entries: a run of filled entries ahead of the
+ * scan is final (an L pass writes only empty entries right of the scan, an
+ * S pass, whose regions level() empties first, only empty ones left of
+ * it), so its steps only write outside the run. Such a run of at least
+ * g_sais_share_min entries per thread is shared: every thread gathers the
+ * (bucket, value) pairs of its part (the random text reads), thread 0 turns
+ * the buckets into slots in pass order (the only serial step: one bucket
+ * counter per entry), and every thread writes its part; shorter runs, and
+ * everything with one thread, are scattered directly. The writes are the
+ * serial ones, so the result does not depend on the threads. L pass: the
+ * sentinel's turn comes first and puts n-1 at the head of its bucket. */
 static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
                             sais_ctx *x, int spass, int unflag)
 {
@@ -211,60 +242,62 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
         int32_t j = n - 1;
         SA[B[T[j]]++] = j > 0 && T[j - 1] < T[j] ? ~j : j;
     }
-    int32_t nb = (int32_t)(((int64_t)n + x->block - 1) / x->block);
-    int nt = x->ring > 0 && n >= g_sais_par_induce_min ? x->threads : 1;
-    (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
-    int32_t done = 0, next = 0; /* blocks scattered; next block to claim */
-    for (int r = 0; r < x->ring; r++)
-        x->tag[r] = -1;
+    int nt = sais_par(x, n) ? x->threads : 1;
+    int32_t pos = spass ? n : 0, lo = 0, hi = 0, share = x->block * nt;
+    sais_slot *buf = x->buf;
+    sais_barrier bar = { 0, 0 };
+    double t0 = nt > 1 ? pc_time_now() : 0, waited = 0; /* thread 0's waits */
+    int32_t runs = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        if (omp_get_thread_num() == 0) {
-            for (int32_t k = 0; k < nb; k++) {
-                int32_t lo, hi, r = x->ring ? k % x->ring : 0;
-                sais_block_range(n, x->block, k, spass, &lo, &hi);
-                const sais_slot *in = NULL;
-                if (x->ring && __atomic_load_n(&x->tag[r], __ATOMIC_ACQUIRE) == k)
-                    in = x->buf + (size_t)r * (size_t)x->block;
-                if (spass)
-                    SAIS_FN(scatter_s)(T, SA, lo, hi, in, B, unflag);
-                else
-                    SAIS_FN(scatter_l)(T, SA, lo, hi, in, B);
-                __atomic_store_n(&done, k + 1, __ATOMIC_RELEASE);
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        for (;;) {
+            if (t == 0) {
+                if (nth > 1 && g_sais_may_solo && ++runs >= SAIS_SOLO_RUNS
+                    && (g_sais_may_solo > 1 || waited > (pc_time_now() - t0) / 4))
+                    x->solo = 1;
+                SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, x->solo ? 1 : nth, share,
+                                       &pos, &lo, &hi);
             }
-        } else {
-            for (;;) {
-                int32_t k = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED), d;
-                if (k >= nb)
-                    break;
-                /* a block the scatter is about to reach would be gathered
-                 * for nothing: jump to the middle of the ring ahead of it
-                 * (a gather costs about what a direct scatter does, so a
-                 * helper right behind the scatter is always overtaken) */
-                d = __atomic_load_n(&done, __ATOMIC_ACQUIRE);
-                if (k <= d + 1) {
-                    int32_t want = d + x->ring / 2, cur = k + 1;
-                    while (cur < want && !__atomic_compare_exchange_n(&next, &cur, want, 0,
-                                                                      __ATOMIC_RELAXED,
-                                                                      __ATOMIC_RELAXED))
-                        ;
-                    continue;
+            sais_barrier_wait(&bar, nth);
+            if (lo >= hi)
+                break;
+            int32_t a = lo + (int32_t)((int64_t)(hi - lo) * t / nth);
+            int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (t + 1) / nth);
+            if (spass)
+                SAIS_FN(gather_s)(T, SA, a, b, buf + (a - lo));
+            else
+                SAIS_FN(gather_l)(T, SA, a, b, buf + (a - lo));
+            double w = t == 0 && nth > 1 ? pc_time_now() : 0;
+            sais_barrier_wait(&bar, nth);
+            if (t == 0 && nth > 1)
+                waited += pc_time_now() - w;
+            if (t == 0) {
+                /* slots in pass order; c becomes the slot */
+                for (int32_t k = 0; k < hi - lo; k++) {
+                    sais_slot *o = &buf[spass ? hi - lo - 1 - k : k];
+                    if (SAIS_BIG_K && k + SAIS_PF < hi - lo) {
+                        const sais_slot *f = &buf[spass ? hi - lo - 1 - k - SAIS_PF : k + SAIS_PF];
+                        if (f->c >= 0)
+                            __builtin_prefetch(&B[f->c], 1);
+                    }
+                    if (o->c >= 0)
+                        o->c = spass ? --B[o->c] : B[o->c]++;
                 }
-                /* block k's slot last held block k - ring: wait until that
-                 * one is scattered */
-                while ((d = __atomic_load_n(&done, __ATOMIC_ACQUIRE)) + x->ring <= k)
-                    sched_yield();
-                if (k <= d)
-                    continue;
-                int32_t lo, hi, r = k % x->ring;
-                sais_block_range(n, x->block, k, spass, &lo, &hi);
-                sais_slot *out = x->buf + (size_t)r * (size_t)x->block;
-                if (spass)
-                    SAIS_FN(gather_s)(T, SA, lo, hi, out);
-                else
-                    SAIS_FN(gather_l)(T, SA, lo, hi, out);
-                __atomic_store_n(&x->tag[r], k, __ATOMIC_RELEASE);
             }
+            sais_barrier_wait(&bar, nth);
+            for (int32_t i = a; i < b; i++) {
+                const sais_slot *o = &buf[i - lo];
+                if (o->c < 0)
+                    continue;
+                SA[o->c] = o->v;
+                if (spass && unflag)
+                    SA[i] = ~SA[i];
+            }
+            w = t == 0 && nth > 1 ? pc_time_now() : 0;
+            sais_barrier_wait(&bar, nth);
+            if (t == 0 && nth > 1)
+                waited += pc_time_now() - w;
         }
     }
 }
@@ -287,33 +320,61 @@ static int32_t SAIS_FN(collect_lms)(int32_t *SA, const int32_t *C, const int32_t
 /* Names the m sorted LMS substrings (SA[0..m)): equal substrings get equal
  * names, in sorted order, and the reduced string (names in text order) is
  * written to SA[n-m..n). SA[m..n) is the work space: the slot of LMS
- * position p is SA[m + p/2] (LMS positions are at least 2 apart). Returns
- * the number of distinct names. */
-static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m)
+ * position p is SA[m + p/2] (LMS positions are at least 2 apart); work
+ * holds nt int32_t counters when nt > 1. Returns the number of distinct
+ * names. */
+static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt,
+                                 void *work)
 {
+    (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t *W = SA + m;
     memset(W, 0, sizeof *W * (size_t)(n - m));
     /* lengths up to and including the next LMS symbol; the last LMS
      * substring runs into the sentinel (one past n), so it equals no other */
     int32_t next = n;
     SAIS_FOR_LMS_R2L(T, n, p, { W[p / 2] = next - p + 1; next = p; });
-    int32_t names = 0, prev = -1, prev_len = 0;
-    for (int32_t i = 0; i < m; i++) {
-        if (i < m - SAIS_PF) {
-            int32_t q = SA[i + SAIS_PF];
-            __builtin_prefetch(&W[q / 2], 1);
-            __builtin_prefetch(&T[q]);
+    /* in parallel parts: each part names its entries from 1 (the random
+     * text reads), then adds the names of the parts before it; one part
+     * (one thread) is done in the first pass */
+    int32_t names = 0, *cnt = (int32_t *)(void *)work;
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : names)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int32_t lo = (int32_t)((int64_t)m * t / nth), hi = (int32_t)((int64_t)m * (t + 1) / nth);
+        /* the entry before the part, read before any part renames it */
+        int32_t prev = lo > 0 ? SA[lo - 1] : -1, prev_len = lo > 0 ? W[prev / 2] : 0, own = 0;
+        if (nth > 1) {
+#pragma omp barrier
         }
-        int32_t p = SA[i], len = W[p / 2];
-        int same = len == prev_len && (int64_t)p + len <= n && (int64_t)prev + len <= n;
-        for (int32_t k = 0; same && k < len; k++)
-            same = T[p + k] == T[prev + k];
-        if (!same) {
-            names++;
+        for (int32_t i = lo; i < hi; i++) {
+            if (i < hi - SAIS_PF) {
+                int32_t q = SA[i + SAIS_PF];
+                __builtin_prefetch(&W[q / 2], 1);
+                __builtin_prefetch(&T[q]);
+            }
+            int32_t p = SA[i], len = W[p / 2];
+            int same = prev >= 0 && len == prev_len && (int64_t)p + len <= n
+                       && (int64_t)prev + len <= n;
+            for (int32_t k = 0; same && k < len; k++)
+                same = T[p + k] == T[prev + k];
+            own += !same;
+            W[p / 2] = own; /* 0 marks a slot without an LMS position: fixed below */
             prev = p;
             prev_len = len;
         }
-        W[p / 2] = names; /* 1-based: 0 marks a slot without an LMS position */
+        names = own;
+        if (nth > 1) {
+            cnt[t] = own;
+#pragma omp barrier
+            int32_t before = 0;
+            for (int u = 0; u < t; u++)
+                before += cnt[u];
+            for (int32_t i = lo; before > 0 && i < hi; i++) {
+                if (i < hi - SAIS_PF)
+                    __builtin_prefetch(&W[SA[i + SAIS_PF] / 2], 1);
+                W[SA[i] / 2] += before;
+            }
+        }
     }
     int32_t j = n;
     for (int32_t i = n - 1; i >= m; i--)
@@ -324,10 +385,12 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
 
 /* SA[0..m) holds ranks into the list of LMS positions (text order): turns
  * them into positions, using SA[n-m..n) for the list. */
-static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m)
+static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt)
 {
+    (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t *L = SA + n - m, j = m;
     SAIS_FOR_LMS_R2L(T, n, p, { L[--j] = p; });
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
     for (int32_t i = 0; i < m; i++) {
         if (i < m - SAIS_PF)
             __builtin_prefetch(&L[SA[i + SAIS_PF]]);
@@ -378,10 +441,12 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     if (m > 1) {
         sais_bucket_starts(C, B, K);
         SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
+        if (sais_par(x, n))
+            sais_empty_s_regions(SA, C, B, K);
         sais_bucket_ends(C, B, K);
         SAIS_FN(induce)(T, SA, n, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
-        int32_t names = SAIS_FN(name_lms)(T, n, SA, m);
+        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_par(x, n) ? x->threads : 1, x->buf);
         if (names < m) {
             int keep = sais_keep_buckets(K);
             if (!keep) {
@@ -389,7 +454,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 pc_free(H);
                 C = H = NULL;
             }
-            rc = sais_level_i32(SA + n - m, SA, m, names, x, err);
+            rc = sais_reduced(SA + n - m, SA, m, names, x, err);
             if (rc == PC_OK && !keep) {
                 rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
                 if (rc == PC_OK)
@@ -410,11 +475,13 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         SA[0] = 0; /* at most one LMS suffix: its rank is 0 */
     }
     if (m > 0)
-        SAIS_FN(lms_positions)(T, n, SA, m);
+        SAIS_FN(lms_positions)(T, n, SA, m, sais_par(x, n) ? x->threads : 1);
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B);
     sais_bucket_starts(C, B, K);
     SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
+    if (sais_par(x, n))
+        sais_empty_s_regions(SA, C, B, K);
     sais_bucket_ends(C, B, K);
     SAIS_FN(induce)(T, SA, n, B, x, 1, 1);
     pc_free(C);

@@ -152,7 +152,8 @@ static int32_t *build_checked(const char *name, const uint8_t *T, int32_t n, int
 
 /* sais on repetitive texts of 2^18 bytes, beyond what seq and omp finish
  * quickly: many gather blocks per pass and deep recursions, 1 and 2
- * threads identical to each other (and to divsufsort where built in). */
+ * threads, and reduced strings packed as uint16_t or kept int32_t,
+ * identical to each other (and to divsufsort where built in). */
 START_TEST(sais_large_repetitive)
 {
     static const int kinds[] = { SA_GEN_REPEAT, SA_GEN_LONGPERIOD, SA_GEN_DNA, SA_GEN_FIBONACCI,
@@ -175,6 +176,17 @@ START_TEST(sais_large_repetitive)
         int32_t *b = build_checked("sais", T, n, 2, label);
         sa_sais_test_par_min(0);
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais 1 vs 2 threads on %s", label);
+        pc_free(b);
+        sa_sais_test_narrow(0); /* every reduced string as int32_t */
+        b = build_checked("sais", T, n, 1, label);
+        sa_sais_test_narrow(1);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais uint16 vs int32 on %s", label);
+        pc_free(b);
+        sa_sais_test_par_min(4096);
+        sa_sais_test_solo(); /* shared runs, then one thread from the 8th run */
+        b = build_checked("sais", T, n, 2, label);
+        sa_sais_test_par_min(0);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais shared then solo on %s", label);
         if (have_dss) {
             pc_free(b);
             b = build_checked("divsufsort", T, n, 1, label);
