@@ -206,11 +206,24 @@ def run_suite(path, cwd, build, limit, env):
     return ("pass" if rc == 0 else "fail"), time.time() - t0
 
 
+# The shared test data (graphs, texts, matrices): the suites look for
+# ../shared/data from where they run, which a worker's tree is not, so the
+# absolute path of the repository's is passed on (PARCHECK_DATA wins).
+def data_dir():
+    d = os.environ.get("PARCHECK_DATA") or os.path.abspath(os.path.join("..", "shared", "data"))
+    return d if os.path.isdir(d) else None
+
+
+DATA_DIR = None
+
+
 def suite_env(root, build):
     env = dict(os.environ)
     env["PARCHECK_BIN"] = os.path.join(root, build, "bin", "parcheck")
     env["OMPI_ALLOW_RUN_AS_ROOT"] = env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
     env.setdefault("OMP_NUM_THREADS", "2")
+    if DATA_DIR:
+        env["PARCHECK_DATA"] = DATA_DIR
     env["PARCHECK_HARNESS_NESTED"] = "1"
     return env
 
@@ -463,6 +476,11 @@ def main():
     tmin = float(os.environ.get("MUTATE_TIMEOUT") or 20)
     report = os.environ.get("MUTATE_REPORT") or "report/mutation.html"
     files = select_files(os.environ.get("MUTATE_FILES", ""))
+    global DATA_DIR
+    DATA_DIR = data_dir()
+    if not DATA_DIR:
+        log("no shared test data (../shared/data, PARCHECK_DATA): the suites that need it "
+            "skip, so mutants only they would kill survive")
     t_start = time.time()
 
     muts, population, nlines = [], {}, {}
@@ -503,6 +521,8 @@ def main():
     if todo and not a.report_only:
         state = tree_hash([f for t in ("src", "oracles", "tests", "include")
                            for f in glob.glob(t + "/**/*.[ch]", recursive=True)] + ["Makefile"])
+        if DATA_DIR:  # what the suites run on changes what they cover and take
+            state = sha1(state + DATA_DIR)
         cov = None if os.environ.get("MUTATE_NOCOV") == "1" else coverage_pass(files, work, state)
         workers = [Worker(i, work, build) for i in range(max(1, min(jobs, len(todo))))]
         log("setting up %d worker tree(s) under %s" % (len(workers), work))

@@ -1,6 +1,8 @@
 /* test_golden.c - the two golden graphs of the shared data folder (dags/golden) with
  * their hand-checked levels, ranks, order and schedules, for the oracle and
- * every implementation. */
+ * every implementation; a missing OpenCL device reported with its reason. */
+#include <string.h>
+
 #include "pets_tutil.h"
 
 static void check_expected(const char *file, int policy, const int32_t *level, const int64_t *rank,
@@ -107,6 +109,25 @@ START_TEST(rounding_and_rpt)
 }
 END_TEST
 
+/* A device that does not exist: the OpenCL implementations say they
+ * cannot run, and why (the CLI prints that reason as SKIPPED); the host
+ * ones do not depend on the device options. */
+START_TEST(missing_device_said)
+{
+    pets_options o = {.policy = PETS_INSERTION, .cl_platform = 1000, .cl_device = -1, .threads = 1};
+    for (int i = 0; i < pets_nimpls; i++) {
+        char why[256] = "x";
+        int avail = pets_impls[i].available(&o, why, sizeof why);
+        if (!strncmp(pets_impls[i].name, "ocl", 3)) {
+            ck_assert_msg(!avail, "%s available on platform 1000", pets_impls[i].name);
+            ck_assert_msg(why[0] != '\0', "%s: no reason given", pets_impls[i].name);
+        } else {
+            ck_assert_msg(avail, "%s: %s", pets_impls[i].name, why);
+        }
+    }
+}
+END_TEST
+
 static Suite *suite_golden(void)
 {
     Suite *s = suite_create("pets_golden");
@@ -115,6 +136,7 @@ static Suite *suite_golden(void)
     tcase_add_test(tc, topcuoglu_append);
     tcase_add_test(tc, fig1_both);
     tcase_add_test(tc, rounding_and_rpt);
+    tcase_add_test(tc, missing_device_said);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -185,6 +185,10 @@ static const bad_import bads[] = {
      "\"execution\":{\"tasks\":[]}}}",
      "no runtime"},
     {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[],\"inputFiles\":\"f\"}],"
+     "\"files\":[]},\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":1}]}}}",
+     "task a: inputFiles is not an array"},
+    {pets_import_wfcommons, "wfcommons",
      "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[]}],\"files\":[]},"
      "\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":-1}]}}}",
      "negative"},

@@ -678,6 +678,17 @@ START_TEST(test_bad_arguments_refused)
     f.rowptr[1] = f.rowptr[2] + 1;
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
     ck_assert(strstr(err.msg, "rowptr") != NULL);
+    /* Row lengths are bounded (2^31 - 1 entries each), not the total: two
+     * rows of 1.5e9 and 1 entries pass that test and are refused for what
+     * is really wrong here (no col, no val); a row of 2^31 is refused. */
+    int64_t rp[3] = {0, 1500000000, 1500000001};
+    spmm_check_csr big = {2, f.coo.cols, rp, NULL, NULL};
+    ck_assert_int_eq(spmm_check(&big, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "no col or val") != NULL, "%s", err.msg);
+    rp[1] = (int64_t)1 << 31;
+    rp[2] = rp[1];
+    ck_assert_int_eq(spmm_check(&big, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "2^31 entries) at row 0") != NULL, "%s", err.msg);
     fx_free(&f);
 }
 END_TEST
