@@ -666,6 +666,11 @@ START_TEST(test_bad_arguments_refused)
     spmm_check_report rep;
     pc_error err;
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 0, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    /* a precision that is neither of the two, on either side, and no thread */
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, -1, 1, &rep, &err), PC_EINVAL);
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP32 + 1, 1, &rep, &err), PC_EINVAL);
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 0, &rep, &err), PC_EINVAL);
+    ck_assert(strstr(err.msg, "bad K, threads or precision") != NULL);
     Y.ld = 1;
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
     ck_assert(strstr(err.msg, "leading dimension") != NULL);
