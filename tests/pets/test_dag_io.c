@@ -199,6 +199,32 @@ static int op_solve(void *ctx)
     return rc;
 }
 
+static int op_oracle(void *ctx)
+{
+    pets_dag *d = ctx;
+    pets_solution s;
+    int rc = pets_solution_alloc(&s, d->ntasks, NULL);
+    if (!rc)
+        rc = pets_oracle_solve(d, PETS_INSERTION, &s, NULL);
+    pets_solution_free(&s);
+    return rc;
+}
+
+/* The oracle under failing allocations, on a generated graph (no shared
+ * data needed): every failure, in its preparation or its processor
+ * selection, is PC_ENOMEM and frees everything. */
+START_TEST(oracle_alloc_failures)
+{
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 40;
+    pets_dag d;
+    ck_assert_int_eq(pets_gen_dag(&gp, &d, NULL), 0);
+    ck_assert_int_gt(pc_test_alloc_loop(op_oracle, NULL, &d, 10000), 9);
+    pets_dag_free(&d);
+}
+END_TEST
+
 START_TEST(alloc_failures)
 {
     g_path = tu_data("golden/topcuoglu2002.txt");
@@ -224,6 +250,7 @@ static Suite *suite_dag_io(void)
     tcase_add_test(tc, bad_files);
     tcase_add_test(tc, weight_limit);
     tcase_add_test(tc, alloc_failures);
+    tcase_add_test(tc, oracle_alloc_failures);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -585,6 +585,9 @@ START_TEST(test_header_errors)
     read_text("1 1 0\n", &m, &err);
     ck_assert_str_eq(err.msg, "buf:1: missing %%MatrixMarket banner");
     expect_fail_at("\n" BANNER "1 1 0\n", PC_EFORMAT, 1, "banner not on line 1");
+    /* the banner starts with one or two '%', nothing else before the word */
+    expect_fail_at("%#MatrixMarket matrix coordinate real general\n1 1 0\n", PC_EFORMAT, 1, "%#");
+    expect_fail_at("%!MatrixMarket matrix coordinate real general\n1 1 0\n", PC_EFORMAT, 1, "%!");
     expect_fail_at("%%MatrixMarket\n1 1 0\n", PC_EFORMAT, 1, "banner without words");
     expect_fail_at("%%MatrixMarket matrix coordinate real\n1 1 0\n", PC_EFORMAT, 1, "no symmetry");
     expect_fail_at("%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", PC_EFORMAT, 1,
