@@ -1,6 +1,7 @@
 /* test_dag_io.c - the .dag reader and writer: round trips, every kind of
  * bad file refused with file:line, and the allocation-failure loop. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pc_alloc.h"
 #include "pets_tutil.h"
@@ -215,6 +216,15 @@ static int op_oracle(void *ctx)
  * selection, is PC_ENOMEM and frees everything. */
 START_TEST(oracle_alloc_failures)
 {
+    /* a schedule that cannot be allocated says so */
+    for (long k = 1; k <= 7; k++) {
+        pets_solution s;
+        pc_error err;
+        pc_alloc_fail_at(k);
+        ck_assert_int_eq(pets_solution_alloc(&s, 10, &err), PC_ENOMEM);
+        pc_alloc_fail_at(0);
+        ck_assert_msg(strstr(err.msg, "allocating a schedule") != NULL, "%s", err.msg);
+    }
     pets_gen_params gp;
     pets_gen_defaults(&gp);
     gp.tasks = 40;

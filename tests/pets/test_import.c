@@ -187,7 +187,11 @@ static const bad_import bads[] = {
     {pets_import_wfcommons, "wfcommons",
      "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[],\"inputFiles\":\"f\"}],"
      "\"files\":[]},\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":1}]}}}",
-     "task a: inputFiles is not an array"},
+     "bad.wfcommons: task a: inputFiles is not an array"},
+    {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[],\"outputFiles\":[7]}],"
+     "\"files\":[]},\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":1}]}}}",
+     "bad.wfcommons: task a: outputFiles holds a non-string"},
     {pets_import_wfcommons, "wfcommons",
      "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[]}],\"files\":[]},"
      "\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":-1}]}}}",

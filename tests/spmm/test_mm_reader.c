@@ -588,6 +588,15 @@ START_TEST(test_header_errors)
     /* the banner starts with one or two '%', nothing else before the word */
     expect_fail_at("%#MatrixMarket matrix coordinate real general\n1 1 0\n", PC_EFORMAT, 1, "%#");
     expect_fail_at("%!MatrixMarket matrix coordinate real general\n1 1 0\n", PC_EFORMAT, 1, "%!");
+    /* a long bad word is shown cut, with "...", in a bounded message */
+    {
+        char txt[200], want[100];
+        snprintf(txt, sizeof txt, "%%%%MatrixMarket %.60s coordinate real general\n1 1 0\n",
+                 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+        snprintf(want, sizeof want, "bad object '%.44s...' (expected", txt + 15);
+        ck_assert_int_eq(read_text(txt, &m, &err), PC_EFORMAT);
+        ck_assert_msg(strstr(err.msg, want) != NULL, "%s", err.msg);
+    }
     expect_fail_at("%%MatrixMarket\n1 1 0\n", PC_EFORMAT, 1, "banner without words");
     expect_fail_at("%%MatrixMarket matrix coordinate real\n1 1 0\n", PC_EFORMAT, 1, "no symmetry");
     expect_fail_at("%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", PC_EFORMAT, 1,
