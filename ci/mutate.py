@@ -502,6 +502,7 @@ def main():
     test_hash = {d: tree_hash(glob.glob("tests/**/*.[ch]", recursive=True)) for d in DOMAINS}
     src_hash = {f: sha1(open(f, "rb").read()) for f in files}
     results_path = os.path.join(work, "results.jsonl")
+    eq = load_equivalent()
     done = {}
     if os.path.exists(results_path):
         for ln in open(results_path):
@@ -511,9 +512,9 @@ def main():
                 continue  # a line cut by a stop
             if src_hash.get(r["file"]) != r.get("src"):
                 continue
-            if r["status"] in ("survived", "uncovered") and \
+            if r["status"] in ("survived", "uncovered") and r["key"] not in eq and \
                     r.get("tests") != test_hash[file_domain(r["file"])]:
-                continue
+                continue  # a listed equivalent is not run again: no test can kill it
             done[r["key"]] = r
     todo = [m for m in chosen if m["key"] not in done]
     log("%d already judged (%s), %d to run" % (len(chosen) - len(todo), results_path, len(todo)))
@@ -607,7 +608,6 @@ def main():
             t.join()
         resf.close()
 
-    eq = load_equivalent()
     recs = []
     for m in chosen:
         r = done.get(m["key"])
