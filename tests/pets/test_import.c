@@ -166,7 +166,7 @@ static const bad_import bads[] = {
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 7\n2 0 1 1\n", "unknown predecessor"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 -5 1 0\n2 0 1 1\n", "negative"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 0 0\n2 0 1 1\n", "more than"},
-    {pets_import_stg, "stg", "1\n0 0 0\n1 5x 1 0\n2 0 1 1\n", "bad.stg:3: not a whole number"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 5-3 1 0\n2 0 1 1\n", "bad.stg:3: not a whole number"},
     {pets_import_stg, "stg", "1\n0 0 0\n2 5 1 0\n2 0 1 1\n", "expected 1"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 2 0\n2 0 1 1\n", "expected 2 predecessors"},
     {pets_import_stg, "stg", "1000000\n0 0 0\n", "holds only"},

@@ -435,16 +435,18 @@ START_TEST(test_empty_rows_and_degenerate_shapes)
     ck_assert_int_eq(f.rep.slow_undecided + f.rep.slow_special, 0);
     fx_free(&f);
     /* Products that are exactly 0 in every column of a 4-wide chunk (row 0
-     * cancels, row 1 is empty), Y exact: the relative errors count only the
-     * entries whose reference is not 0, so both are 0, not NaN. */
+     * cancels, row 1 is empty): the relative errors count only the entries
+     * whose reference is not 0 (row 2, one rounded product), so they are
+     * tiny and finite, not NaN. */
     static const int32_t ri2[] = {0, 0, 2}, ci2[] = {0, 1, 0};
-    static const double v2[] = {1.0, -1.0, 2.0};
-    static const double X2[] = {1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0};
+    static const double v2[] = {0.3, -0.3, 2.5}; /* not integers: not judged exactly */
+    static const double X2[] = {0.1, 0.2, 0.7, 0.4, 0.1, 0.2, 0.7, 0.4};
     fx_triplets(&f, 3, 2, 3, ri2, ci2, v2, X2, 4);
     for (int threads = 1; threads <= 2; threads++) {
         ck_assert_msg(fx_check(&f, threads), "%s", f.rep.why);
-        ck_assert_msg(f.rep.max_rel_err == 0.0 && f.rep.mean_rel_err == 0.0,
-                      "exact Y with zero products: max rel %g, mean rel %g", f.rep.max_rel_err,
+        ck_assert_msg(isfinite(f.rep.mean_rel_err) && f.rep.mean_rel_err <= f.rep.max_rel_err &&
+                          f.rep.max_rel_err < 1e-15,
+                      "Y with zero products: max rel %g, mean rel %g", f.rep.max_rel_err,
                       f.rep.mean_rel_err);
     }
     fx_free(&f);
