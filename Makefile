@@ -315,6 +315,8 @@ help:
 	@echo 'make coverage       line coverage of the suites -> coverage/html'
 	@echo 'make check-sanitize / check-valgrind   the suites under ASan+UBSan / memcheck'
 	@echo 'make fuzz / fuzz-afl                   the fuzz targets (docs/README-harness.md)'
+	@echo 'make mutate         mutation score of the CPU sources -> report/mutation.html (days for all; resumable;'
+	@echo '                    MUTATE_SAMPLE=N MUTATE_SEED=S, MUTATE_FILES=..., MUTATE_JOBS=N)'
 	@echo 'make install PREFIX=/usr/local DESTDIR=   binaries, libraries, public headers, parcheck.pc, man page'
 	@echo 'make uninstall PREFIX=/usr/local DESTDIR= removes exactly what install put'
 	@echo 'make clean          removes $(BUILD) (with the inputs cache), report/, coverage output'

@@ -31,3 +31,17 @@ check-race: bootstrap
 
 check-cuda-race: all tests
 	@bash ci/cuda_race.sh $(BUILD)
+
+# make mutate            mutation testing of the CPU sources (ci/mutate.py, docs/README-harness.md):
+#                        universalmutator in a venv, one worker tree per job, resumable;
+#                        MUTATE_SAMPLE=N MUTATE_SEED=S, MUTATE_FILES=..., MUTATE_JOBS=N.
+#                        Not part of make check (days for the whole population).
+MUTATE_VENV ?= $(BUILD)/mutate-venv
+UNIVERSALMUTATOR ?= universalmutator==1.14.1
+.PHONY: mutate
+mutate: bootstrap
+	@$(MAKE) --no-print-directory all tests
+	@test -x $(MUTATE_VENV)/bin/mutate || { /usr/bin/python3 -m venv $(MUTATE_VENV) && \
+	  $(MUTATE_VENV)/bin/pip install -q '$(UNIVERSALMUTATOR)'; } || { \
+	  echo 'mutate: could not install $(UNIVERSALMUTATOR) into $(MUTATE_VENV)'; exit 1; }
+	@/usr/bin/python3 ci/mutate.py --build $(BUILD) --venv $(MUTATE_VENV)

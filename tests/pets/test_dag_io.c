@@ -1,6 +1,7 @@
 /* test_dag_io.c - the .dag reader and writer: round trips, every kind of
  * bad file refused with file:line, and the allocation-failure loop. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pc_alloc.h"
 #include "pets_tutil.h"
@@ -199,6 +200,41 @@ static int op_solve(void *ctx)
     return rc;
 }
 
+static int op_oracle(void *ctx)
+{
+    pets_dag *d = ctx;
+    pets_solution s;
+    int rc = pets_solution_alloc(&s, d->ntasks, NULL);
+    if (!rc)
+        rc = pets_oracle_solve(d, PETS_INSERTION, &s, NULL);
+    pets_solution_free(&s);
+    return rc;
+}
+
+/* The oracle under failing allocations, on a generated graph (no shared
+ * data needed): every failure, in its preparation or its processor
+ * selection, is PC_ENOMEM and frees everything. */
+START_TEST(oracle_alloc_failures)
+{
+    /* a schedule that cannot be allocated says so */
+    for (long k = 1; k <= 7; k++) {
+        pets_solution s;
+        pc_error err;
+        pc_alloc_fail_at(k);
+        ck_assert_int_eq(pets_solution_alloc(&s, 10, &err), PC_ENOMEM);
+        pc_alloc_fail_at(0);
+        ck_assert_msg(strstr(err.msg, "allocating a schedule") != NULL, "%s", err.msg);
+    }
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 40;
+    pets_dag d;
+    ck_assert_int_eq(pets_gen_dag(&gp, &d, NULL), 0);
+    ck_assert_int_gt(pc_test_alloc_loop(op_oracle, NULL, &d, 10000), 9);
+    pets_dag_free(&d);
+}
+END_TEST
+
 START_TEST(alloc_failures)
 {
     g_path = tu_data("golden/topcuoglu2002.txt");
@@ -224,6 +260,7 @@ static Suite *suite_dag_io(void)
     tcase_add_test(tc, bad_files);
     tcase_add_test(tc, weight_limit);
     tcase_add_test(tc, alloc_failures);
+    tcase_add_test(tc, oracle_alloc_failures);
     suite_add_tcase(s, tc);
     return s;
 }

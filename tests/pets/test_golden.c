@@ -1,6 +1,9 @@
 /* test_golden.c - the two golden graphs of the shared data folder (dags/golden) with
  * their hand-checked levels, ranks, order and schedules, for the oracle and
- * every implementation. */
+ * every implementation; a missing OpenCL device reported with its reason;
+ * no device phases in the host implementations' times. */
+#include <string.h>
+
 #include "pets_tutil.h"
 
 static void check_expected(const char *file, int policy, const int32_t *level, const int64_t *rank,
@@ -107,6 +110,51 @@ START_TEST(rounding_and_rpt)
 }
 END_TEST
 
+/* A device that does not exist: the OpenCL implementations say they
+ * cannot run, and why (the CLI prints that reason as SKIPPED); the host
+ * ones do not depend on the device options. */
+START_TEST(missing_device_said)
+{
+    pets_options o = {.policy = PETS_INSERTION, .cl_platform = 1000, .cl_device = -1, .threads = 1};
+    for (int i = 0; i < pets_nimpls; i++) {
+        char why[256] = "x";
+        int avail = pets_impls[i].available(&o, why, sizeof why);
+        if (!strncmp(pets_impls[i].name, "ocl", 3)) {
+            ck_assert_msg(!avail, "%s available on platform 1000", pets_impls[i].name);
+            ck_assert_msg(why[0] != '\0', "%s: no reason given", pets_impls[i].name);
+        } else {
+            ck_assert_msg(avail, "%s: %s", pets_impls[i].name, why);
+        }
+    }
+}
+END_TEST
+
+/* The host implementations have no device phases: set-up and the copies
+ * are reported as 0, not left as whatever the caller's struct held. */
+START_TEST(host_times_have_no_device_phases)
+{
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 40;
+    pets_dag d;
+    ck_assert_int_eq(pets_gen_dag(&gp, &d, NULL), 0);
+    const char *names[] = {"serial", "omp"};
+    for (int i = 0; i < 2; i++) {
+        pets_solution s;
+        ck_assert_int_eq(pets_solution_alloc(&s, d.ntasks, NULL), 0);
+        pets_options o = {.policy = PETS_INSERTION, .cl_platform = -1, .cl_device = -1, .threads = 2};
+        pets_times t;
+        memset(&t, 0xff, sizeof t);
+        ck_assert_int_eq(pets_impl_find(names[i])->run(&d, &o, &s, &t, NULL), 0);
+        ck_assert_msg(t.setup == 0.0 && t.h2d == 0.0 && t.d2h == 0.0, "%s: setup %g h2d %g d2h %g",
+                      names[i], t.setup, t.h2d, t.d2h);
+        ck_assert_msg(t.total >= 0.0 && t.select >= 0.0, "%s: total %g", names[i], t.total);
+        pets_solution_free(&s);
+    }
+    pets_dag_free(&d);
+}
+END_TEST
+
 static Suite *suite_golden(void)
 {
     Suite *s = suite_create("pets_golden");
@@ -115,6 +163,8 @@ static Suite *suite_golden(void)
     tcase_add_test(tc, topcuoglu_append);
     tcase_add_test(tc, fig1_both);
     tcase_add_test(tc, rounding_and_rpt);
+    tcase_add_test(tc, missing_device_said);
+    tcase_add_test(tc, host_times_have_no_device_phases);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -166,6 +166,7 @@ static const bad_import bads[] = {
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 7\n2 0 1 1\n", "unknown predecessor"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 -5 1 0\n2 0 1 1\n", "negative"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 0 0\n2 0 1 1\n", "more than"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 5-3 1 0\n2 0 1 1\n", "bad.stg:3: not a whole number"},
     {pets_import_stg, "stg", "1\n0 0 0\n2 5 1 0\n2 0 1 1\n", "expected 1"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 2 0\n2 0 1 1\n", "expected 2 predecessors"},
     {pets_import_stg, "stg", "1000000\n0 0 0\n", "holds only"},
@@ -184,6 +185,14 @@ static const bad_import bads[] = {
      "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[]}],\"files\":[]},"
      "\"execution\":{\"tasks\":[]}}}",
      "no runtime"},
+    {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[],\"inputFiles\":\"f\"}],"
+     "\"files\":[]},\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":1}]}}}",
+     "bad.wfcommons: task a: inputFiles is not an array"},
+    {pets_import_wfcommons, "wfcommons",
+     "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[],\"outputFiles\":[7]}],"
+     "\"files\":[]},\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":1}]}}}",
+     "bad.wfcommons: task a: outputFiles holds a non-string"},
     {pets_import_wfcommons, "wfcommons",
      "{\"workflow\":{\"specification\":{\"tasks\":[{\"id\":\"a\",\"parents\":[]}],\"files\":[]},"
      "\"execution\":{\"tasks\":[{\"id\":\"a\",\"runtimeInSeconds\":-1}]}}}",

@@ -357,6 +357,50 @@ START_TEST(decimal_times_judged_exactly)
 }
 END_TEST
 
+/* Starts more than one 16-bit digit apart, the first task the latest:
+ * the overlap rule must order the intervals by their whole start (a sort
+ * that looked at the low digit alone would put task 1 at 4 and see task 3
+ * [65535, 65536) overlap it). Valid; then task 3 one unit longer does
+ * overlap task 1, found once. */
+START_TEST(wide_starts_ordered_whole)
+{
+    const char *dag = "tasks 3 processors 1\ncost 1 1\ncost 2 1\ncost 3 1\n";
+    const char *rows[] = {"task,proc,start,finish\n1,1,65540,65541\n2,1,0,1\n3,1,65535,65536\n",
+                          "task,proc,start,finish\n1,1,65540,65541\n2,1,0,1\n3,1,65539,65540\n"};
+    pets_dag d;
+    pc_error err;
+    ck_assert_int_eq(pets_dag_parse(dag, strlen(dag), "wide.dag", &d, &err), 0);
+    for (int k = 0; k < 2; k++) {
+        pets_schedule s;
+        pets_check_report rep;
+        ck_assert_msg(pets_schedule_parse_csv(rows[k], strlen(rows[k]), "w.csv", d.ntasks, d.nprocs, &s,
+                                              &err) == 0, "%s", err.msg);
+        ck_assert_int_eq(pets_check_schedule(&d, s.nrows, s.task, s.proc, s.start, s.finish, s.decimals,
+                                             &rep, &err),
+                         0);
+        ck_assert_msg(rep.valid, "row set %d: %s", k, rep.why);
+        ck_assert_int_eq(rep.makespan, 65541);
+        pets_schedule_free(&s);
+    }
+    /* task 3 [65539, 65541) on P1 overlaps task 1 [65540, 65541): that
+     * needs cost 2, so a DAG where task 3 costs 2 */
+    const char *dag2 = "tasks 3 processors 1\ncost 1 1\ncost 2 1\ncost 3 2\n";
+    const char *bad = "task,proc,start,finish\n1,1,65540,65541\n2,1,0,1\n3,1,65539,65541\n";
+    pets_dag d2;
+    pets_schedule s;
+    pets_check_report rep;
+    ck_assert_int_eq(pets_dag_parse(dag2, strlen(dag2), "wide2.dag", &d2, &err), 0);
+    ck_assert_int_eq(pets_schedule_parse_csv(bad, strlen(bad), "b.csv", d2.ntasks, d2.nprocs, &s, &err), 0);
+    ck_assert_int_eq(pets_check_schedule(&d2, s.nrows, s.task, s.proc, s.start, s.finish, s.decimals, &rep,
+                                         &err),
+                     0);
+    assert_one(&rep, PETS_RULE_OVERLAP, 1, 3, 1, 65540, 65541);
+    pets_schedule_free(&s);
+    pets_dag_free(&d2);
+    pets_dag_free(&d);
+}
+END_TEST
+
 static int same_record(const pets_violation *a, const pets_violation *b)
 {
     return a->rule == b->rule && a->task == b->task && a->other == b->other && a->proc == b->proc &&
@@ -575,6 +619,7 @@ static Suite *suite_pets_check(void)
     tcase_add_loop_test(va, suspicious_but_valid, 0, (int)(sizeof valid_rows / sizeof *valid_rows));
     tcase_add_test(va, bad_processor_through_the_api);
     tcase_add_test(va, decimal_times_judged_exactly);
+    tcase_add_test(va, wide_starts_ordered_whole);
     tcase_add_test(va, records_are_deterministic);
     tcase_add_test(va, irregular_graphs);
     tcase_add_test(va, oracle_schedules_pass);

@@ -330,6 +330,19 @@ static void build(pets_dag *d, int32_t n, int32_t P, const int64_t *cost, pets_e
     ck_assert_msg(pets_dag_build(d, n, P, cost, e, m, NULL, &err) == 0, "%s", err.msg);
 }
 
+/* Every task costs nothing and sends nothing: every finish is 0, so the
+ * makespan is 0 (not the least positive time), with either slot search. */
+START_TEST(zero_costs)
+{
+    int64_t cost[4 * 2] = {0};
+    pets_edge e[3] = {{0, 1, 0, 0}, {0, 2, 0, 0}, {1, 3, 0, 0}};
+    pets_dag d;
+    build(&d, 4, 2, cost, e, 3);
+    check_select_variants(&d, "zero costs");
+    pets_dag_free(&d);
+}
+END_TEST
+
 START_TEST(omp_chain)
 {
     int32_t n = 3000, P = 4;
@@ -439,6 +452,7 @@ static Suite *suite_select(void)
     tcase_add_test(tc, gap_index_alloc_failures);
     tcase_add_test(tc, select_refuses_bad_orders);
     tcase_add_test(tc, select_alloc_failures);
+    tcase_add_test(tc, zero_costs);
     tcase_add_test(tc, omp_chain);
     tcase_add_test(tc, omp_wide_level);
     tcase_add_test(tc, omp_many_ties);

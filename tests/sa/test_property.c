@@ -1,7 +1,11 @@
 /* test_property.c - hundreds of seeded random texts (sizes 0..2^14,
  * alphabets of 2, 4, 26 and 256 symbols) and of repetitive kinds (up to
- * 2^12) against the naive oracle. */
+ * 2^12) against the naive oracle; the word sort of the OpenMP prefix
+ * doubling at every key width. */
+#include <stdlib.h>
+
 #include "pc_rng.h"
+#include "sa_radix.h"
 #include "sa_testlib.h"
 
 START_TEST(random_texts)
@@ -54,12 +58,41 @@ START_TEST(random_repetitive_texts)
 }
 END_TEST
 
+/* sa_radix_sort_hi at every key width 1..31 (digits of SA_RADIX_BITS, so
+ * widths one past a whole number of digits put a single bit in the last
+ * digit), 1 and 2 threads: ordered by the key bits, ties in input order
+ * (the low word holds the input position). */
+START_TEST(radix_sort_hi_every_width)
+{
+    enum { M = 3000 };
+    uint64_t *a = malloc(M * sizeof *a), *tmp = malloc(M * sizeof *tmp);
+    int64_t *hist = malloc(2 * ((int64_t)1 << SA_RADIX_BITS) * sizeof *hist);
+    ck_assert(a && tmp && hist);
+    pc_rng r;
+    pc_rng_seed(&r, 77);
+    for (int keybits = 1; keybits <= 31; keybits++)
+        for (int threads = 1; threads <= 2; threads++) {
+            for (int64_t i = 0; i < M; i++) /* a few values, the top bit in half of them */
+                a[i] = (((pc_rng_below(&r, 4) << (keybits - 1)) & ((1ULL << keybits) - 1)) |
+                        pc_rng_below(&r, 3)) << 32 | (uint64_t)i;
+            sa_radix_sort_hi(a, tmp, M, keybits, threads, threads > 1, hist);
+            for (int64_t i = 1; i < M; i++)
+                ck_assert_msg(a[i - 1] < a[i], "keybits %d, %d threads: position %lld out of order",
+                              keybits, threads, (long long)i);
+        }
+    free(a);
+    free(tmp);
+    free(hist);
+}
+END_TEST
+
 static Suite *suite_property(void)
 {
     Suite *s = suite_create("sa_property");
     TCase *tc = pc_tcase("property");
     tcase_add_loop_test(tc, random_texts, 0, 4); /* 4 x 100 inputs */
     tcase_add_loop_test(tc, random_repetitive_texts, 0, 2); /* 2 x 70 inputs */
+    tcase_add_test(tc, radix_sort_hi_every_width);
     suite_add_tcase(s, tc);
     return s;
 }

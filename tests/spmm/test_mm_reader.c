@@ -577,6 +577,40 @@ END_TEST
 #define BANNER "%%MatrixMarket matrix coordinate real general\n"
 #define IBANNER "%%MatrixMarket matrix coordinate integer general\n"
 
+/* mm_coo_normalize: an empty matrix needs no arrays; more than 2^16
+ * columns or rows (two radix digits, the high one partly used) still sort. */
+START_TEST(test_normalize_empty_and_wide)
+{
+    pc_error err;
+    mm_coo e = {0};
+    e.rows = 3;
+    e.cols = 2;
+    ck_assert_msg(mm_coo_normalize(&e, &err) == 0, "%s", err.msg);
+    for (int wide_rows = 0; wide_rows < 2; wide_rows++) {
+        static const int32_t a[] = {1, 0, 1, 0, 0}, b[] = {69999, 65536, 3, 69000, 2};
+        mm_coo m = {0};
+        m.rows = wide_rows ? 70000 : 2;
+        m.cols = wide_rows ? 2 : 70000;
+        m.nnz = 5;
+        m.row = pc_malloc_array(5, sizeof *m.row);
+        m.col = pc_malloc_array(5, sizeof *m.col);
+        m.val = pc_malloc_array(5, sizeof *m.val);
+        ck_assert(m.row && m.col && m.val);
+        for (int k = 0; k < 5; k++) {
+            m.row[k] = wide_rows ? b[k] : a[k];
+            m.col[k] = wide_rows ? a[k] : b[k];
+            m.val[k] = k + 1;
+        }
+        ck_assert_msg(mm_coo_normalize(&m, &err) == 0, "%s", err.msg);
+        ck_assert_int_eq(m.nnz, 5);
+        for (int64_t k = 1; k < m.nnz; k++)
+            ck_assert_msg(m.row[k - 1] < m.row[k] || (m.row[k - 1] == m.row[k] && m.col[k - 1] < m.col[k]),
+                          "wide %s: entry %lld out of order", wide_rows ? "rows" : "columns", (long long)k);
+        mm_coo_free(&m);
+    }
+}
+END_TEST
+
 START_TEST(test_header_errors)
 {
     expect_fail_at("", PC_EFORMAT, 1, "empty");
@@ -585,6 +619,18 @@ START_TEST(test_header_errors)
     read_text("1 1 0\n", &m, &err);
     ck_assert_str_eq(err.msg, "buf:1: missing %%MatrixMarket banner");
     expect_fail_at("\n" BANNER "1 1 0\n", PC_EFORMAT, 1, "banner not on line 1");
+    /* the banner starts with one or two '%', nothing else before the word */
+    expect_fail_at("%#MatrixMarket matrix coordinate real general\n1 1 0\n", PC_EFORMAT, 1, "%#");
+    expect_fail_at("%!MatrixMarket matrix coordinate real general\n1 1 0\n", PC_EFORMAT, 1, "%!");
+    /* a long bad word is shown cut, with "...", in a bounded message */
+    {
+        char txt[200], want[100];
+        snprintf(txt, sizeof txt, "%%%%MatrixMarket %.60s coordinate real general\n1 1 0\n",
+                 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+        snprintf(want, sizeof want, "bad object '%.44s...' (expected", txt + 15);
+        ck_assert_int_eq(read_text(txt, &m, &err), PC_EFORMAT);
+        ck_assert_msg(strstr(err.msg, want) != NULL, "%s", err.msg);
+    }
     expect_fail_at("%%MatrixMarket\n1 1 0\n", PC_EFORMAT, 1, "banner without words");
     expect_fail_at("%%MatrixMarket matrix coordinate real\n1 1 0\n", PC_EFORMAT, 1, "no symmetry");
     expect_fail_at("%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", PC_EFORMAT, 1,
@@ -1023,6 +1069,7 @@ static Suite *suite_mm_reader(void)
     suite_add_tcase(s, tc);
     tc = pc_tcase("buffers");
     tcase_add_test(tc, test_header_errors);
+    tcase_add_test(tc, test_normalize_empty_and_wide);
     tcase_add_test(tc, test_entry_errors);
     tcase_add_test(tc, test_permissive_syntax);
     tcase_add_test(tc, test_huge_declared_fails_fast);

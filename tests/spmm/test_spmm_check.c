@@ -434,6 +434,22 @@ START_TEST(test_empty_rows_and_degenerate_shapes)
     ck_assert_msg(fx_check(&f, 1), "%s", f.rep.why);
     ck_assert_int_eq(f.rep.slow_undecided + f.rep.slow_special, 0);
     fx_free(&f);
+    /* Products that are exactly 0 in every column of a 4-wide chunk (row 0
+     * cancels, row 1 is empty): the relative errors count only the entries
+     * whose reference is not 0 (row 2, one rounded product), so they are
+     * tiny and finite, not NaN. */
+    static const int32_t ri2[] = {0, 0, 2}, ci2[] = {0, 1, 0};
+    static const double v2[] = {0.3, -0.3, 2.5}; /* not integers: not judged exactly */
+    static const double X2[] = {0.1, 0.2, 0.7, 0.4, 0.1, 0.2, 0.7, 0.4};
+    fx_triplets(&f, 3, 2, 3, ri2, ci2, v2, X2, 4);
+    for (int threads = 1; threads <= 2; threads++) {
+        ck_assert_msg(fx_check(&f, threads), "%s", f.rep.why);
+        ck_assert_msg(isfinite(f.rep.mean_rel_err) && f.rep.mean_rel_err <= f.rep.max_rel_err &&
+                          f.rep.max_rel_err < 1e-15,
+                      "Y with zero products: max rel %g, mean rel %g", f.rep.max_rel_err,
+                      f.rep.mean_rel_err);
+    }
+    fx_free(&f);
 }
 END_TEST
 
@@ -666,6 +682,11 @@ START_TEST(test_bad_arguments_refused)
     spmm_check_report rep;
     pc_error err;
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 0, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    /* a precision that is neither of the two, on either side, and no thread */
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, -1, 1, &rep, &err), PC_EINVAL);
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP32 + 1, 1, &rep, &err), PC_EINVAL);
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 0, &rep, &err), PC_EINVAL);
+    ck_assert(strstr(err.msg, "bad K, threads or precision") != NULL);
     Y.ld = 1;
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
     ck_assert(strstr(err.msg, "leading dimension") != NULL);
@@ -678,6 +699,17 @@ START_TEST(test_bad_arguments_refused)
     f.rowptr[1] = f.rowptr[2] + 1;
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
     ck_assert(strstr(err.msg, "rowptr") != NULL);
+    /* Row lengths are bounded (2^31 - 1 entries each), not the total: two
+     * rows of 1.5e9 and 1 entries pass that test and are refused for what
+     * is really wrong here (no col, no val); a row of 2^31 is refused. */
+    int64_t rp[3] = {0, 1500000000, 1500000001};
+    spmm_check_csr big = {2, f.coo.cols, rp, NULL, NULL};
+    ck_assert_int_eq(spmm_check(&big, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "no col or val") != NULL, "%s", err.msg);
+    rp[1] = (int64_t)1 << 31;
+    rp[2] = rp[1];
+    ck_assert_int_eq(spmm_check(&big, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "2^31 entries) at row 0") != NULL, "%s", err.msg);
     fx_free(&f);
 }
 END_TEST

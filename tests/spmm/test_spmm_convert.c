@@ -124,6 +124,34 @@ START_TEST(test_ell_refuses_explosive_padding)
 }
 END_TEST
 
+/* The memory model of each format (what the report's memory figures and
+ * docs/README-spmm-cpu.md use), on rows of 3, 0, 1 and 2 entries: CSR
+ * (m + 1) row pointers of 4 bytes and 12 bytes an entry; padded ELLPACK
+ * m x 3 slots of 12 bytes and m lengths; unpadded ELLPACK a length and two
+ * row pointers a row and 12 bytes an entry. */
+START_TEST(test_format_bytes)
+{
+    static const int32_t ri[] = {0, 0, 0, 2, 3, 3}, ci[] = {0, 2, 4, 1, 0, 4};
+    static const double v[] = {1, 2, 3, 4, 5, 6};
+    mm_coo coo;
+    pc_error err;
+    ck_assert_int_eq(spmm_case_from(4, 5, 6, ri, ci, v, &coo), 0);
+    spmm_csr csr;
+    spmm_ell ell;
+    spmm_ellnp np;
+    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+    ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, 1, &err), 0);
+    ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), 0);
+    ck_assert_int_eq(spmm_csr_bytes(&csr), 5 * 4 + 6 * 12);
+    ck_assert_int_eq(spmm_ell_bytes(&ell), 4 * 3 * 12 + 4 * 4);
+    ck_assert_int_eq(spmm_ellnp_bytes(&np), 4 * (4 + 2 * (long long)sizeof(void *)) + 6 * 12);
+    spmm_csr_free(&csr);
+    spmm_ell_free(&ell);
+    spmm_ellnp_free(&np);
+    mm_coo_free(&coo);
+}
+END_TEST
+
 typedef struct conv_ctx {
     mm_coo coo;
     int which;
@@ -208,6 +236,7 @@ static Suite *suite_spmm_convert(void)
     tcase_add_test(tc, test_round_trips);
     tcase_add_test(tc, test_unsorted_coo_gives_sorted_rows);
     tcase_add_test(tc, test_ell_refuses_explosive_padding);
+    tcase_add_test(tc, test_format_bytes);
     tcase_add_test(tc, test_conversions_survive_allocation_failures);
     tcase_add_test(tc, test_generator_shapes);
     suite_add_tcase(s, tc);

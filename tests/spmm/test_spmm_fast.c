@@ -88,6 +88,47 @@ START_TEST(test_column_blocks_match_oracle)
 }
 END_TEST
 
+/* Blocks of rows x n with `per` entries a row spread over all n columns
+ * (scattered: each row spans all of X), K columns, X budget 1/4 of X. */
+static int model_blocks(int32_t rows, int32_t n, int per, int K)
+{
+    int64_t nnz = (int64_t)rows * per;
+    int32_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
+    double *v = malloc((size_t)nnz * sizeof *v);
+    ck_assert(ri && ci && v);
+    for (int64_t e = 0; e < nnz; e++) {
+        ri[e] = (int32_t)(e / per);
+        ci[e] = (int32_t)((e % per) * (int64_t)(n - 1) / (per - 1));
+        v[e] = (double)(e % 7) - 3.0;
+    }
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_from(rows, n, nnz, ri, ci, v, &coo), 0);
+    fast_fixture f;
+    fixture_open(&f, &coo, K, 1, 11);
+    int nb = fixture_check(&f, 8LL * K * n / 4, 0, 2, "cost model");
+    fixture_close(&f);
+    mm_coo_free(&coo);
+    free(ri);
+    free(ci);
+    free(v);
+    return nb;
+}
+
+/* The cost model of spmm_fast_build (docs/README-spmm-cpu.md) with X four
+ * times the budget: blocks when the X misses saved (a share 3/4 of the
+ * entries, one 64-byte line each) outweigh the extra passes over Y (16 K
+ * + 4 bytes a row a pass) plus X once; one block when they do not. */
+START_TEST(test_cost_model_blocks_only_when_it_pays)
+{
+    /* 64 rows of 200 entries, K = 1: misses 614,400 B, passes 323,840 B */
+    ck_assert_int_eq(model_blocks(64, 40000, 200, 1), 4);
+    /* 64 rows of 2 entries: misses 6,144 B, below X itself */
+    ck_assert_int_eq(model_blocks(64, 40000, 2, 1), 1);
+    /* 10,000 rows of 2, K = 8: misses 960,000 B, passes 4,280,000 B */
+    ck_assert_int_eq(model_blocks(10000, 5000, 2, 8), 1);
+}
+END_TEST
+
 START_TEST(test_portable_and_avx2_agree_with_oracle)
 {
     /* one dense row among empty ones, K across every register width */
@@ -188,6 +229,7 @@ static Suite *suite_spmm_fast(void)
     Suite *s = suite_create("spmm_fast");
     TCase *tc = pc_tcase("csr_cpu_fast");
     tcase_add_test(tc, test_column_blocks_match_oracle);
+    tcase_add_test(tc, test_cost_model_blocks_only_when_it_pays);
     tcase_add_test(tc, test_portable_and_avx2_agree_with_oracle);
     tcase_add_test(tc, test_threads_share_rows_and_blocks);
     tcase_add_test(tc, test_build_survives_allocation_failures);

@@ -220,6 +220,24 @@ START_TEST(test_nonfinite_x_match_oracle)
 }
 END_TEST
 
+/* A build that links librsb offers it: reported unavailable, the external
+ * reference's rows would vanish from every comparison without an error. A
+ * build without it says why, naming librsb. */
+START_TEST(test_librsb_offered_when_linked)
+{
+    const spmm_impl *impl = spmm_impl_find("librsb");
+    ck_assert_ptr_nonnull(impl);
+    char why[256] = "";
+    int avail = spmm_impl_available(impl, why, sizeof why);
+#if PC_HAVE_LIBRSB
+    ck_assert_msg(avail, "librsb is linked in but reported unavailable: %s", why);
+#else
+    ck_assert(!avail);
+    ck_assert_msg(strstr(why, "librsb") != NULL, "reason without librsb: %s", why);
+#endif
+}
+END_TEST
+
 static Suite *suite_spmm_kernels(void)
 {
     Suite *s = suite_create("spmm_kernels");
@@ -229,6 +247,7 @@ static Suite *suite_spmm_kernels(void)
     tcase_add_loop_test(tc, test_edge_shapes_match_oracle, 0, n);
     tcase_add_loop_test(tc, test_shared_matrices_match_oracle, 0, n);
     tcase_add_loop_test(tc, test_nonfinite_x_match_oracle, 0, n);
+    tcase_add_test(tc, test_librsb_offered_when_linked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""ci/mutate_selftest.py - the bookkeeping of ci/mutate.py, without building
+anything (under a second): mutant diffs round-trip, the file -> domain table,
+the score (timeouts killed, invalid and equivalent outside it), the
+equivalent list, resumption and the seeded sample, the report.
+Prints one line per check and the SUMMARY line of ci/run-tests.sh."""
+import importlib.util
+import json
+import os
+import random
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("mutate", os.path.join(HERE, "mutate.py"))
+mu = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mu)
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + name)
+    else:
+        failed += 1
+        print("FAIL " + name + (": " + detail if detail else ""))
+
+
+os.chdir(os.path.dirname(HERE))
+src = "int f(int a)\n{\n    if (a < 3)\n        return a + 1;\n    return a;\n}\n"
+for new in (["    if (a <= 3)"], ["    if (a < 3)", "        return 0;"], []):
+    m = {"line": 3, "old": ["    if (a < 3)"], "new": new}
+    mut = mu.apply_mutant(src, m)
+    line, old, got = mu.line_change(src, mut)
+    check("round trip of a %d-line replacement" % len(new),
+          mu.apply_mutant(src, {"line": line, "old": old, "new": got}) == mut and mut != src,
+          repr((line, old, got)))
+
+check("domains of the table", [mu.file_domain(f) for f in (
+    "src/spmm/spmm_kernels.c", "oracles/spmm/spmm_check.c", "src/mm/mm_read.c",
+    "src/sa/sa_omp.c", "oracles/pets/pets_check.c", "src/cli/main.c", "src/spmm/cuda/x.c")]
+      == ["spmm", "spmm", "mm", "sa", "pets", None, None])
+check("MUTATE_FILES restricts by glob",
+      mu.select_files("src/mm/mm_*.c") == sorted(f for f in mu.select_files("")
+                                                 if f.startswith("src/mm/")))
+
+recs = [{"status": s} for s in ("killed", "killed", "timeout", "survived", "uncovered",
+                                "invalid", "invalid", "equivalent")]
+c = mu.tally(recs)
+check("score: timeouts killed, invalid and equivalent outside",
+      (c["k"], c["tot"], round(c["score"], 1)) == (3, 5, 60.0), repr(c))
+
+muts = [{"key": "%016x" % i} for i in range(500)]
+s1 = random.Random(7).sample(sorted(muts, key=lambda m: m["key"]), 20)
+s2 = random.Random(7).sample(sorted(reversed(muts), key=lambda m: m["key"]), 20)
+check("a seeded sample does not depend on generation order", s1 == s2)
+
+with tempfile.TemporaryDirectory() as tmp:
+    eq = os.path.join(tmp, "eq.txt")
+    with open(eq, "w") as f:
+        f.write("# comment\n\nabc src/sa/sa_lcp.c:12 the value is never read again\n")
+    old, mu.EQUIV_FILE = mu.EQUIV_FILE, eq
+    check("equivalent list parsed", mu.load_equivalent() ==
+          {"abc": "the value is never read again"})
+    mu.EQUIV_FILE = old
+    rs = [dict(key="k%d" % i, file="src/sa/sa_lcp.c", line=10 + i, old=["a < b"],
+               new=["a <= b"], status=s, suites=["sa/test_property"])
+          for i, s in enumerate(("killed", "survived", "equivalent", "invalid"))]
+    rs[2]["reason"] = "never read"
+    rep = os.path.join(tmp, "m.html")
+    allc, _, frow = mu.write_report(rs, {"src/sa/sa_lcp.c": 796}, {"src/sa/sa_lcp.c": 150},
+                                    rep, "meta")
+    text = open(rep).read()
+    check("report: score, survivor diff, equivalent reason, flag under 85%",
+          "50.0% (1/2)" in text and "a &lt;= b" in text and "never read" in text
+          and frow[0][2] is True, repr(allc))
+    res = os.path.join(tmp, "results.jsonl")
+    with open(res, "w") as f:
+        f.write(json.dumps(rs[0]) + "\n" + '{"key": "cut')
+    kept = []
+    for ln in open(res):
+        try:
+            kept.append(json.loads(ln))
+        except ValueError:
+            pass
+    check("a results line cut by a stop is skipped", len(kept) == 1)
+
+print("SUMMARY passed=%d failed=%d skipped=0" % (passed, failed))
+sys.exit(1 if failed else 0)
