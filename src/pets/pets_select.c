@@ -89,15 +89,18 @@ typedef struct select_state {
  * task order; everything after reads them in sequence. */
 static void select_lists(const pets_dag *dag, select_state *st, int32_t n, int threads)
 {
-    (void)threads;
+    int touch = threads > 1 && n >= PETS_SELECT_PAR_MIN * 64;
 #pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static)
     for (int32_t k = 0; k < n; k++) {
         int32_t v = st->order[k];
         st->poff[k + 1] = dag->pred_off[v + 1] - dag->pred_off[v];
-        /* first touch of the placements here, in parallel: the booking,
-         * one thread, would otherwise take their page faults */
-        st->proc[k] = 0;
-        st->start[k] = st->fin[k] = 0;
+        /* first touch of the placements here when this loop runs in
+         * parallel: the booking, one thread, would otherwise take their
+         * page faults (on one thread it would only add a pass) */
+        if (touch) {
+            st->proc[k] = 0;
+            st->start[k] = st->fin[k] = 0;
+        }
     }
     st->poff[0] = 0;
     for (int32_t k = 0; k < n; k++)
