@@ -113,6 +113,21 @@ static void gaps_refresh(pets_gaps *g, int32_t d)
     g->dir_last[d] = b->n ? b->f[b->n - 1] : 0;
 }
 
+int pets_gaps_prealloc(pets_gaps *g, int32_t nblocks)
+{
+    if (nblocks <= g->cappool)
+        return 0;
+    pets_gap_block *p = pc_realloc(g->pool, (size_t)nblocks * sizeof *p);
+    if (!p)
+        return PC_ENOMEM;
+    /* touched now, by the calling thread: the page faults are taken here
+     * rather than one by one during the booking */
+    memset(p + g->cappool, 0, (size_t)(nblocks - g->cappool) * sizeof *p);
+    g->pool = p;
+    g->cappool = nblocks;
+    return 0;
+}
+
 /* Room for one more block and one more directory entry, so that a booking
  * that fails leaves g as it was. */
 static int gaps_reserve(pets_gaps *g)

@@ -56,6 +56,11 @@ void pets_gaps_init(pets_gaps *g);
 /* Releases what g owns and zeroes it. */
 void pets_gaps_free(pets_gaps *g);
 
+/* Room for nblocks blocks in g's pool, its pages touched by the calling
+ * thread (an estimate made in advance: a pool that grows past it grows as
+ * before). 0 or PC_ENOMEM (g is then unchanged). */
+int pets_gaps_prealloc(pets_gaps *g, int32_t nblocks);
+
 /* pets_gaps_fit without the fast path: the blocks searched (same contract). */
 int64_t pets_gaps_fit_blocks(const pets_gaps *g, int64_t ready, int64_t w, pets_gap_pos *pos);
 

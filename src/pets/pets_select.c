@@ -89,11 +89,18 @@ typedef struct select_state {
  * task order; everything after reads them in sequence. */
 static void select_lists(const pets_dag *dag, select_state *st, int32_t n, int threads)
 {
-    (void)threads;
+    int touch = threads > 1 && n >= PETS_SELECT_PAR_MIN * 64;
 #pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static)
     for (int32_t k = 0; k < n; k++) {
         int32_t v = st->order[k];
         st->poff[k + 1] = dag->pred_off[v + 1] - dag->pred_off[v];
+        /* first touch of the placements here when this loop runs in
+         * parallel: the booking, one thread, would otherwise take their
+         * page faults (on one thread it would only add a pass) */
+        if (touch) {
+            st->proc[k] = 0;
+            st->start[k] = st->fin[k] = 0;
+        }
     }
     st->poff[0] = 0;
     for (int32_t k = 0; k < n; k++)
@@ -149,30 +156,20 @@ static int select_ready(const select_state *st, int32_t k, int32_t lim, int64_t 
     return 0;
 }
 
-/* Ready times of the tasks at positions k0..k1) on every processor into
- * rdy[(k - k0) * P + p] and their costs into w (same layout), with
- * `threads` threads; late[k - k0] = 1 when a predecessor lies at k0 or
- * later (its row is then not complete). Reads only dag and st. */
-static void select_ready_batch(const pets_dag *dag, const select_state *st, int32_t k0,
-                               int32_t k1, int64_t *rdy, int64_t *w, unsigned char *late,
-                               int threads)
+/* Cost rows of the tasks at positions k0..k1) into w[(k - k0) * P + p].
+ * Called by every thread of a team (or by one thread outside any): an
+ * orphaned loop, dynamic so that a thread busy elsewhere (the booking)
+ * takes no share. The reads are independent and miss the cache (task ids
+ * are in random order); a tight loop of its own keeps many in flight. */
+static void select_cost_rows(const pets_dag *dag, const select_state *st, int32_t k0, int32_t k1,
+                             int64_t *w)
 {
-    int32_t P = st->P, nb = k1 - k0;
-    (void)threads; /* unused when built without OpenMP */
-#pragma omp parallel num_threads(threads) if (threads > 1 && nb >= PETS_SELECT_PAR_MIN)
-    {
-        /* the cost rows first, in a loop of their own: their reads are
-         * independent and miss the cache (task ids are in random order),
-         * and a tight loop keeps many of them in flight */
-#pragma omp for schedule(static) nowait
-        for (int32_t i = 0; i < nb; i++) {
-            const int64_t *c = dag->cost + (int64_t)st->order[k0 + i] * P;
-            for (int32_t p = 0; p < P; p++)
-                w[(size_t)i * P + p] = c[p];
-        }
-#pragma omp for schedule(static)
-        for (int32_t i = 0; i < nb; i++)
-            late[i] = (unsigned char)select_ready(st, k0 + i, k0, rdy + (size_t)i * P);
+    int32_t P = st->P;
+#pragma omp for schedule(dynamic, 64) nowait
+    for (int32_t i = 0; i < k1 - k0; i++) {
+        const int64_t *c = dag->cost + (int64_t)st->order[k0 + i] * P;
+        for (int32_t p = 0; p < P; p++)
+            w[(size_t)i * P + p] = c[p];
     }
 }
 
@@ -246,6 +243,54 @@ static int select_late(const select_state *st, int32_t k, int64_t *rdy,
     return PC_OK;
 }
 
+/* Places the tasks of positions 0..n) batch by batch (runs of equal
+ * levels, see select_batch_end), with `threads` threads in one parallel
+ * region for the whole loop (a region per level cost a fork and a join
+ * per level, 724 levels at v = 2^19): all threads compute a batch's ready
+ * times (late[i] = 1 when a predecessor lies in the batch itself), then
+ * the master thread chooses and books the batch task by task in priority
+ * order while the others copy the next batch's cost rows (they read no
+ * placement) into the other half of w. Two barriers per batch. The
+ * booking stays on one thread, so the gap indexes stay in its cache. rc
+ * is written by the master only and read by all after a barrier. */
+static int select_levels(const pets_dag *dag, select_state *st, const int32_t *lev, int32_t n,
+                         int64_t *rdy, int64_t *w[2], unsigned char *late, int threads,
+                         pc_error *err)
+{
+    int rc = PC_OK;
+    int32_t P = st->P;
+    (void)threads; /* read only by the pragma */
+#pragma omp parallel num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64)
+    {
+        int32_t k0 = 0, k1 = n ? select_batch_end(lev, 0, n) : 0;
+        int b = 0;
+        select_cost_rows(dag, st, k0, k1, w[0]);
+#pragma omp barrier
+        while (k0 < n) {
+#pragma omp for schedule(static)
+            for (int32_t i = 0; i < k1 - k0; i++)
+                late[i] = (unsigned char)select_ready(st, k0 + i, k0, rdy + (size_t)i * P);
+            int32_t k2 = k1 < n ? select_batch_end(lev, k1, n) : n;
+#pragma omp master
+            for (int32_t k = k0; k < k1 && !rc; k++) {
+                size_t i = (size_t)(k - k0);
+                if (late[i])
+                    rc = select_late(st, k, rdy + i * P, err);
+                if (!rc)
+                    rc = select_place(st, k, rdy + i * P, w[b] + i * P, err);
+            }
+            select_cost_rows(dag, st, k1, k2, w[b ^ 1]);
+#pragma omp barrier
+            if (rc)
+                break;
+            k0 = k1;
+            k1 = k2;
+            b ^= 1;
+        }
+    }
+    return rc;
+}
+
 /* Copies the placements by position into s, by task. */
 static void select_scatter(const select_state *st, int32_t n, pets_solution *s, int threads)
 {
@@ -277,12 +322,13 @@ int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pet
     st.ppos = pc_malloc_array((size_t)dag->nedges, sizeof *st.ppos);
     st.pcomm = pc_malloc_array((size_t)dag->nedges, sizeof *st.pcomm);
     int64_t *rdy = pc_malloc_array((size_t)cap * (size_t)P, sizeof *rdy);
-    int64_t *w = pc_malloc_array((size_t)cap * (size_t)P, sizeof *w);
+    int64_t *w[2] = {pc_malloc_array((size_t)cap * (size_t)P, sizeof *w[0]),
+                     pc_malloc_array((size_t)cap * (size_t)P, sizeof *w[1])};
     unsigned char *late = pc_malloc_array((size_t)cap, 1);
     int32_t *lev = pc_malloc_array((size_t)n, sizeof *lev);
     int rc = PC_OK;
     if (!st.gaps || !st.last || !st.pos || !st.proc || !st.start || !st.fin || !st.poff ||
-        (dag->nedges && (!st.ppos || !st.pcomm)) || !rdy || !w ||
+        (dag->nedges && (!st.ppos || !st.pcomm)) || !rdy || !w[0] || !w[1] ||
         !late || !lev) {
         rc = pc_error_nomem(err, "selecting processors");
         goto out;
@@ -296,18 +342,7 @@ int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pet
 #pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN) schedule(static)
     for (int32_t k = 0; k < n; k++)
         lev[k] = s->level[s->order[k]];
-    for (int32_t k0 = 0; k0 < n && !rc;) {
-        int32_t k1 = select_batch_end(lev, k0, n);
-        select_ready_batch(dag, &st, k0, k1, rdy, w, late, threads);
-        for (int32_t k = k0; k < k1 && !rc; k++) {
-            size_t i = (size_t)(k - k0);
-            if (late[i])
-                rc = select_late(&st, k, rdy + i * P, err);
-            if (!rc)
-                rc = select_place(&st, k, rdy + i * P, w + i * P, err);
-        }
-        k0 = k1;
-    }
+    rc = select_levels(dag, &st, lev, n, rdy, w, late, threads, err);
     if (!rc) {
         select_scatter(&st, n, s, threads);
         s->makespan = st.makespan;
@@ -326,7 +361,8 @@ out:
     pc_free(st.ppos);
     pc_free(st.pcomm);
     pc_free(rdy);
-    pc_free(w);
+    pc_free(w[0]);
+    pc_free(w[1]);
     pc_free(late);
     pc_free(lev);
     return rc;

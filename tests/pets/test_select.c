@@ -443,6 +443,32 @@ START_TEST(omp_random_graphs)
 }
 END_TEST
 
+START_TEST(omp_one_region)
+{
+    /* graphs large enough (4096 tasks and more) for the selection's level
+     * loop to run as one parallel region at 2 and 4 threads: many levels
+     * of every width, some below the 64 tasks a batch is split at, some
+     * wider; the schedule is the oracle's */
+    static const int32_t tasks[] = {4096, 7000, 12000};
+    static const double alpha[] = {1.0, 0.2, 3.0};
+    for (int i = 0; i < 3; i++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = tasks[i];
+        gp.alpha = alpha[i];
+        gp.procs = 3 + 2 * i;
+        gp.seed = 90 + (uint64_t)i;
+        pets_dag d;
+        pc_error err;
+        ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+        char what[64];
+        snprintf(what, sizeof what, "one region v=%d alpha=%g P=%d", gp.tasks, gp.alpha, gp.procs);
+        check_select_variants(&d, what);
+        pets_dag_free(&d);
+    }
+}
+END_TEST
+
 static Suite *suite_select(void)
 {
     Suite *s = suite_create("pets_select");
@@ -457,6 +483,7 @@ static Suite *suite_select(void)
     tcase_add_test(tc, omp_wide_level);
     tcase_add_test(tc, omp_many_ties);
     tcase_add_test(tc, omp_random_graphs);
+    tcase_add_test(tc, omp_one_region);
     suite_add_tcase(s, tc);
     return s;
 }
