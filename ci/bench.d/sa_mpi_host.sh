@@ -20,8 +20,8 @@ if [ $# -ge 1 ]; then
   BUILD=$1
 elif [ -n "${PARCHECK:-}" ]; then
   BUILD=$(dirname "$(dirname "$PARCHECK")")
-  if [ "$(nproc)" -lt 16 ]; then
-    echo "sa_mpi_host bench: skipped ($(nproc) cores; it measures 16 ranks)"
+  if [ "$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" -lt 16 ]; then
+    echo "sa_mpi_host bench: skipped ($(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores; it measures 16 ranks)"
     exit 0
   fi
 else
@@ -44,7 +44,7 @@ start=$(date +%s)
 "$P" gen text --kind text --bytes "$BYTES" --seed 1 -o "$W/text" >/dev/null || exit 2
 "$P" gen text --kind repeat --bytes "$BYTES" --block $((BYTES / 64)) --seed 2 -o "$W/repeat" \
   >/dev/null || exit 2
-echo "host: $(nproc) cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
+echo "host: $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
 status=0
 last_np=${NPS##* }
 declare -A secs
@@ -68,7 +68,7 @@ run() {
     "$(awk -v b="$BYTES" -v s="$s" 'BEGIN { print b / 1e6 / s }')" "$same"
 }
 for kind in text repeat; do
-  if ! "$P" sa "$W/$kind" --impl sais --threads "$(nproc)" --out-sa "$W/$kind.ref" \
+  if ! "$P" sa "$W/$kind" --impl sais --threads "$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" --out-sa "$W/$kind.ref" \
        >"$W/ref.log" 2>&1; then
     echo "reference (sais) failed on $kind: $(head -c 300 "$W/ref.log")"
     exit 1

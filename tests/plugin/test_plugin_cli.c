@@ -144,17 +144,21 @@ START_TEST(test_spmm_omp_race_fails_located)
 {
     /* Two threads share one scratch row: over 1000 rows of 200 entries
      * their sums mix in nearly every run. A run where the scheduler kept
-     * them apart passes (on a busy machine, often): --stress 10 adds ten
+     * them apart passes (on a busy machine, often): --stress 50 adds fifty
      * validated runs at 1..2 x cores threads to each attempt, and three
      * attempts that all pass would mean the race is not seen. */
     ck_assert_int_eq(system("mkdir -p " DIR), 0);
+    /* Waiting threads must spin: the test runner sets OMP_WAIT_POLICY=passive
+     * while suites share the cores, and sleeping threads start the region one
+     * after the other, which hides the race in every run (seen in CI). */
+    setenv("OMP_WAIT_POLICY", "active", 1);
     free(expect(0, NULL, "gen matrix --rows 1000 --cols 1000 --nnz 200000 --shape uniform "
                          "--seed 3 -o " DIR "/race.mtx"));
     int failed = 0;
     for (int attempt = 0; attempt < 3 && !failed; attempt++) {
         int rc;
         char *out = run_any(&rc, NULL, "spmm " DIR "/race.mtx --k 4 --threads 4 --plugin %s "
-                                       "--impl spmm-omp-race --stress 10 --json -", example("spmm_omp_race"));
+                                       "--impl spmm-omp-race --stress 50 --json -", example("spmm_omp_race"));
         int pass = strstr(out, "{\"impl\":\"spmm-omp-race\",\"status\":\"pass\"") != NULL;
         failed = strstr(out, "{\"impl\":\"spmm-omp-race\",\"status\":\"fail\"") != NULL;
         ck_assert_msg(pass != failed, "neither pass nor fail:\n%.3000s", out);
