@@ -186,9 +186,6 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
     }
 }
 
-/* The suffix an entry names, flagged or not. */
-static inline int32_t sais_unflag(int32_t v) { return v ^ (v >> 31); }
-
 /* 1 when the induce passes of a level of n entries run on x->threads. */
 static int sais_par(const sais_ctx *x, int32_t n)
 {
