@@ -187,6 +187,22 @@ def tree_hash(paths):
     return h.hexdigest()
 
 
+def kill_strays(path):
+    """Kills every process still running the suite binary PATH. Check runs
+    each test in a forked child with a process group of its own, so killing
+    the suite's group leaves a looping test running on (an orphan of a
+    timed-out mutant was found still spinning an hour later)."""
+    real = os.path.realpath(path)
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.path.realpath("/proc/%s/exe" % pid) == real:
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def run_suite(path, cwd, build, limit, env):
     """Runs one suite binary; returns (status, seconds): pass, fail or timeout."""
     t0 = time.time()
@@ -203,6 +219,7 @@ def run_suite(path, cwd, build, limit, env):
             os.killpg(p.pid, signal.SIGKILL)  # forked Check children left behind
         except ProcessLookupError:
             pass
+        kill_strays(path)
     return ("pass" if rc == 0 else "fail"), time.time() - t0
 
 
