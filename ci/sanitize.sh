@@ -12,6 +12,10 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 export EXTRA_CFLAGS="${EXTRA_CFLAGS:-} $SAN -O1"
 # CUDA=0: nvcc compiles the .cu host code without the sanitizers anyway,
 # and no GPU runs it here; the main build compiles CUDA on every change.
+# Exported, so that the scripts that call make on this tree (install.sh)
+# see the same configuration: given CUDA=1 they rebuilt and relinked it
+# while sa-mpi ran its programs beside them ("could not execute").
+export CUDA=0
 export EXTRA_LDFLAGS="${EXTRA_LDFLAGS:-} $SAN"
 # abort_on_error=0: a report exits with status 1 (Check's forked test fails,
 #   the CLI returns 1), not a core dump;
@@ -35,7 +39,7 @@ jobs=$(nproc)
 echo "check-sanitize: building $B (ASan+UBSan, -O1)"
 start=$(date +%s)
 mkdir -p "$B"
-make --no-print-directory -j"$jobs" BUILD="$B" CUDA=0 all tests >"$B/build.log" 2>&1 || {
+make --no-print-directory -j"$jobs" BUILD="$B" all tests >"$B/build.log" 2>&1 || {
   tail -n 30 "$B/build.log"; echo "check-sanitize: build failed (log $B/build.log)"; exit 1; }
 echo "check-sanitize: built in $(( $(date +%s) - start )) s"
 bash ci/run-tests.sh "$B"
