@@ -7,7 +7,8 @@
 #     spmm_check, the SA constructions and Kasai LCP, the PETS validator);
 #   - the CLI on the OpenMP implementations: spmm csr-omp ell-omp ellnp-omp,
 #     sa omp (and mpi-omp ranks under mpirun when MPI is built), spmm check,
-#     pets check (the two side-by-side solves);
+#     pets check (the two side-by-side solves), pets omp (every host phase
+#     and the selection's pipeline);
 #   - the self-test: the zoo's racy SpMM kernels (a row sum and a row range
 #     shared between threads) must be reported.
 # Any report fails the run it came from. Ends with "N passed, N failed".
@@ -90,6 +91,8 @@ run() {
 "$P" gen matrix --rows 2000 --cols 2000 --nnz 40000 --shape powerlaw --seed 3 -o "$W/a.mtx" >/dev/null
 "$P" gen text --bytes 20000 --kind text --seed 4 -o "$W/t.txt" >/dev/null
 "$P" gen dag --tasks 200 --out-degree 3 --alpha 1 --ccr 1 --eta 0.5 --procs 4 --seed 5 -o "$W/g.dag" >/dev/null
+# past the 4096 tasks from which the selection's pipeline runs threads
+"$P" gen dag --tasks 6000 --out-degree 3 --alpha 1 --ccr 1 --eta 0.5 --procs 4 --seed 6 -o "$W/big.dag" >/dev/null
 "$P" sa "$W/t.txt" --impl seq --out-sa "$W/t.sa" >/dev/null 2>&1
 "$P" pets "$W/g.dag" --impl serial --out-schedule "$W/g.csv" >/dev/null 2>&1
 "$P" spmm "$W/a.mtx" --impl csr-serial --k 4 --out-y "$W/y.npy" >/dev/null 2>&1
@@ -102,6 +105,8 @@ for t in 2 4; do
   run "parcheck spmm check t=$t" clean "$P" spmm check "$W/a.mtx" --y "$W/y.npy" --k 4 --seed 1
   run "parcheck sa check t=$t" clean "$P" sa check "$W/t.txt" --sa "$W/t.sa"
   run "parcheck pets check t=$t" clean "$P" pets check "$W/g.dag" --schedule "$W/g.csv"
+  run "parcheck pets omp (6000 tasks, both policies) t=$t" clean sh -c \
+      "'$P' pets '$W/big.dag' --impl omp --threads $t --reps 2 && '$P' pets '$W/big.dag' --impl omp --threads $t --append --reps 1"
   if [ $mpi = 1 ]; then
     run "parcheck sa mpi-omp (2 ranks) t=$t" clean env PARCHECK_MPIRUN_ARGS="-x OMP_TOOL_LIBRARIES -x TSAN_OPTIONS" \
         "$P" sa "$W/t.txt" --impl mpi-omp --np 2 --reps 1 --threads "$t"

@@ -7,15 +7,14 @@
  * read only tasks of earlier frontiers, so a frontier is one parallel loop.
  * The queue of frontiers is therefore already ordered by level, and the
  * priority sort only orders each level's segment, the segments in
- * parallel. Selection computes the ready times of a level together
- * (pets_select_run with the same threads). */
+ * parallel. Selection runs its pipeline on the same threads
+ * (pets_select_run). */
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
 #include "pc_omp.h"
-#endif
 
 #include "pc_alloc.h"
+#include "pc_spin.h"
 #include "pc_time.h"
 #include "pets_priv.h"
 
@@ -43,49 +42,83 @@ static void omp_append(int32_t *queue_out, int32_t *tail, const int32_t *buf, in
     memcpy(queue_out + at, buf, (size_t)nb * sizeof *buf);
 }
 
-/* Levels, ranks and ACC of the frontier queue[head..end), appending the
- * tasks that become ready to queue at *tail. */
-static void omp_frontier(const pets_dag *dag, int32_t level, const int32_t *queue, int32_t head,
-                         int32_t end, int32_t *queue_out, int32_t *tail, int32_t *left,
-                         int64_t *sumcost, pets_solution *s, int threads)
+/* Levels, ranks and ACC of the task at queue position i (level lev);
+ * the successors it makes ready go to buf (flushed to queue at *tail when
+ * full). */
+static void omp_task(const pets_dag *dag, int32_t lev, int32_t v, int32_t *queue,
+                     int32_t *tail, int32_t *left, int64_t *sumcost, pets_solution *s,
+                     int32_t *buf, int *nb)
 {
-    int32_t P = dag->nprocs, nf = end - head;
-    (void)threads; /* threads and nf are read only by OpenMP pragmas */
-    (void)nf;
-#pragma omp parallel num_threads(threads) if (threads > 1 && nf >= PETS_OMP_PAR_MIN)
+    int32_t P = dag->nprocs;
+    int64_t rpt = 0, acc = 0, dtc = 0;
+    for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
+        if (s->rank_scaled[dag->pred[e]] > rpt)
+            rpt = s->rank_scaled[dag->pred[e]];
+    for (int32_t p = 0; p < P; p++)
+        acc += dag->cost[(int64_t)v * P + p];
+    for (int32_t e = dag->succ_off[v]; e < dag->succ_off[v + 1]; e++) {
+        int32_t w = dag->succ[e], rem;
+        dtc += dag->succ_comm[e];
+#pragma omp atomic capture
+        rem = --left[w];
+        if (rem == 0) {
+            buf[(*nb)++] = w;
+            if (*nb == PETS_OMP_APPEND) {
+                omp_append(queue, tail, buf, *nb);
+                *nb = 0;
+            }
+        }
+    }
+    sumcost[v] = acc;
+    s->level[v] = lev;
+    s->rank_scaled[v] = acc + (int64_t)P * dtc + rpt;
+    s->rank[v] = pets_round_rank(s->rank_scaled[v], P);
+}
+
+/* Levels, ranks and ACC of every task, frontier by frontier from the
+ * sources in queue[0..*tail): each frontier is one level, appended to
+ * queue behind the one before, its start recorded in loff (loff[L] for
+ * level L, loff[*nlev] = the end). One parallel region for all levels (a
+ * region per level cost a fork and a join per level: 724 levels at 2^19
+ * tasks); in it the threads grab chunks of the frontier from a shared
+ * counter, meet at a barrier that yields (pc_barrier), thread 0 moves to
+ * the next frontier, and they meet again. */
+static void omp_levels(const pets_dag *dag, int32_t *queue, int32_t *tail, int32_t *loff,
+                       int32_t *nlev, int32_t *left, int64_t *sumcost, pets_solution *s,
+                       int threads)
+{
+    int32_t head = 0, end = *tail, lev = 0, next = 0, n = dag->ntasks;
+    pc_barrier bar = {0, 0};
+    (void)threads; /* threads and n are read only by OpenMP pragmas */
+    (void)n;
+    loff[0] = 0;
+#pragma omp parallel num_threads(threads) if (threads > 1 && n >= PETS_OMP_PAR_MIN)
     {
         int32_t buf[PETS_OMP_APPEND];
-        int nb = 0;
-#pragma omp for schedule(dynamic, PETS_OMP_CHUNK) nowait
-        for (int32_t i = head; i < end; i++) {
-            int32_t v = queue[i];
-            int64_t rpt = 0, acc = 0, dtc = 0;
-            for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
-                if (s->rank_scaled[dag->pred[e]] > rpt)
-                    rpt = s->rank_scaled[dag->pred[e]];
-            for (int32_t p = 0; p < P; p++)
-                acc += dag->cost[(int64_t)v * P + p];
-            for (int32_t e = dag->succ_off[v]; e < dag->succ_off[v + 1]; e++) {
-                int32_t w = dag->succ[e], rem;
-                dtc += dag->succ_comm[e];
-#pragma omp atomic capture
-                rem = --left[w];
-                if (rem == 0) {
-                    buf[nb++] = w;
-                    if (nb == PETS_OMP_APPEND) {
-                        omp_append(queue_out, tail, buf, nb);
-                        nb = 0;
-                    }
-                }
+        int nth = omp_get_num_threads(), me = omp_get_thread_num();
+        while (head < end) {
+            int nb = 0;
+            for (;;) {
+                int32_t i0 = head + __atomic_fetch_add(&next, PETS_OMP_CHUNK, __ATOMIC_RELAXED);
+                if (i0 >= end)
+                    break;
+                int32_t i1 = i0 + PETS_OMP_CHUNK < end ? i0 + PETS_OMP_CHUNK : end;
+                for (int32_t i = i0; i < i1; i++)
+                    omp_task(dag, lev, queue[i], queue, tail, left, sumcost, s, buf, &nb);
             }
-            sumcost[v] = acc;
-            s->level[v] = level;
-            s->rank_scaled[v] = acc + (int64_t)P * dtc + rpt;
-            s->rank[v] = pets_round_rank(s->rank_scaled[v], P);
+            if (nb)
+                omp_append(queue, tail, buf, nb);
+            pc_barrier_wait(&bar, nth);
+            if (me == 0) {
+                loff[++lev] = end;
+                head = end;
+                end = *tail;
+                next = 0;
+            }
+            pc_barrier_wait(&bar, nth);
         }
-        if (nb)
-            omp_append(queue_out, tail, buf, nb);
     }
+    *nlev = lev;
 }
 
 /* Sorts each level's segment queue[loff[L]..loff[L+1]) in priority order. */
@@ -136,13 +169,7 @@ int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, p
             queue[tail++] = v;
     double t1 = pc_time_now();
     int32_t nlev = 0;
-    loff[0] = 0;
-    for (int32_t head = 0; head < tail; nlev++) {
-        int32_t end = tail;
-        omp_frontier(dag, nlev, queue, head, end, queue, &tail, left, sumcost, s, threads);
-        loff[nlev + 1] = end;
-        head = end;
-    }
+    omp_levels(dag, queue, &tail, loff, &nlev, left, sumcost, s, threads);
     double t2 = pc_time_now();
     if (tail != n) {
         rc = pc_error_set(err, PC_EINVAL, NULL, 0, "task graph has a cycle");

@@ -11,13 +11,13 @@
 #include <string.h>
 
 #include "pc_alloc.h"
+#include "pc_omp.h"
+#include "pc_spin.h"
 #include "pets_gaps.h"
 #include "pets_priv.h"
 
-/* Tasks whose ready times are computed together at most: bounds the
- * ready-time buffer (PETS_SELECT_BATCH * P values) on very wide levels. */
-#define PETS_SELECT_BATCH 8192
-/* A batch shorter than this is not worth waking threads for. */
+/* Below PETS_SELECT_PAR_MIN * 64 tasks a selection is not worth waking
+ * threads for. */
 #define PETS_SELECT_PAR_MIN 64
 
 /* Positions of the tasks: pos[order[k]] = k. Checks that order is a
@@ -78,6 +78,7 @@ typedef struct select_state {
     int32_t *poff;     /* by position: predecessor list offsets (n + 1), */
     int32_t *ppos;     /* the predecessors' positions */
     int64_t *pcomm;    /* and the communication costs of those edges */
+    int32_t *need;     /* by position: the largest predecessor position (-1: none) */
     int32_t *proc;     /* by position: processor, start, finish */
     int64_t *start;
     int64_t *fin;
@@ -107,11 +108,14 @@ static void select_lists(const pets_dag *dag, select_state *st, int32_t n, int t
         st->poff[k + 1] += st->poff[k];
 #pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static)
     for (int32_t k = 0; k < n; k++) {
-        int32_t v = st->order[k], j = st->poff[k];
+        int32_t v = st->order[k], j = st->poff[k], need = -1;
         for (int32_t e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++, j++) {
-            st->ppos[j] = st->pos[dag->pred[e]];
+            int32_t q = st->pos[dag->pred[e]];
+            st->ppos[j] = q;
             st->pcomm[j] = dag->pred_comm[e];
+            need = q > need ? q : need;
         }
+        st->need[k] = need;
     }
 }
 
@@ -154,35 +158,6 @@ static int select_ready(const select_state *st, int32_t k, int32_t lim, int64_t 
             rdy[st->proc[q]] = st->fin[q];
     }
     return 0;
-}
-
-/* Cost rows of the tasks at positions k0..k1) into w[(k - k0) * P + p].
- * Called by every thread of a team (or by one thread outside any): an
- * orphaned loop, dynamic so that a thread busy elsewhere (the booking)
- * takes no share. The reads are independent and miss the cache (task ids
- * are in random order); a tight loop of its own keeps many in flight. */
-static void select_cost_rows(const pets_dag *dag, const select_state *st, int32_t k0, int32_t k1,
-                             int64_t *w)
-{
-    int32_t P = st->P;
-#pragma omp for schedule(dynamic, 64) nowait
-    for (int32_t i = 0; i < k1 - k0; i++) {
-        const int64_t *c = dag->cost + (int64_t)st->order[k0 + i] * P;
-        for (int32_t p = 0; p < P; p++)
-            w[(size_t)i * P + p] = c[p];
-    }
-}
-
-/* End of the batch that starts at k0: the run of equal levels (lev holds
- * the level of each position), at most PETS_SELECT_BATCH long. A wrong
- * level only shortens or lengthens runs; a task whose predecessor lies in
- * its own run is caught as late. */
-static int32_t select_batch_end(const int32_t *lev, int32_t k0, int32_t n)
-{
-    int32_t k1 = k0 + 1;
-    while (k1 < n && k1 - k0 < PETS_SELECT_BATCH && lev[k1] == lev[k0])
-        k1++;
-    return k1;
 }
 
 /* Places the task at position k given its ready times: the processor of
@@ -243,49 +218,156 @@ static int select_late(const select_state *st, int32_t k, int64_t *rdy,
     return PC_OK;
 }
 
-/* Places the tasks of positions 0..n) batch by batch (runs of equal
- * levels, see select_batch_end), with `threads` threads in one parallel
- * region for the whole loop (a region per level cost a fork and a join
- * per level, 724 levels at v = 2^19): all threads compute a batch's ready
- * times (late[i] = 1 when a predecessor lies in the batch itself), then
- * the master thread chooses and books the batch task by task in priority
- * order while the others copy the next batch's cost rows (they read no
- * placement) into the other half of w. Two barriers per batch. The
- * booking stays on one thread, so the gap indexes stay in its cache. rc
- * is written by the master only and read by all after a barrier. */
-static int select_levels(const pets_dag *dag, select_state *st, const int32_t *lev, int32_t n,
-                         int64_t *rdy, int64_t *w[2], unsigned char *late, int threads,
-                         pc_error *err)
+/* The pipeline of the selection: positions in chunks of PETS_SELECT_CHUNK.
+ * Worker threads claim chunks in order and fill a ring of
+ * PETS_SELECT_RING positions with each task's ready times and cost row;
+ * the booking thread (thread 0) takes the chunks in order and places
+ * their tasks. A task is ready to compute once the booking has passed its
+ * last predecessor (need[k], the largest predecessor position), so the
+ * next level's tasks are computed while this level is being booked, with
+ * no barrier between levels; a task whose last predecessor lies in its
+ * own chunk is left to the booking thread (late). The booking thread
+ * computes a chunk itself when no worker has claimed it yet: one thread
+ * runs the same code alone, and a worker that gets no core costs at most
+ * the chunk it holds. */
+#define PETS_SELECT_CHUNK 32
+#define PETS_SELECT_RING 4096 /* positions in flight; a multiple of the chunk */
+#define PETS_SELECT_FLAGS (PETS_SELECT_RING / PETS_SELECT_CHUNK)
+
+/* One chunk's flag on a cache line of its own: chunk c of the ring slot
+ * is ready when gen == c + 1. */
+typedef struct select_flag {
+    int32_t gen;
+    char pad[64 - sizeof(int32_t)];
+} select_flag;
+
+/* What the threads of a selection share. done (positions booked, written
+ * by the booking thread only, at chunk ends) and claim (the next chunk to
+ * compute) sit on lines of their own; stop (set by the booking thread on
+ * an error) ends every wait. */
+typedef struct select_pipe {
+    int32_t done;
+    char pad0[60];
+    int32_t claim;
+    char pad1[60];
+    int32_t stop;
+    char pad2[60];
+    int32_t nchunks;
+    int64_t *rdy;        /* PETS_SELECT_RING x P ready times */
+    int64_t *w;          /* PETS_SELECT_RING x P costs */
+    unsigned char *late; /* PETS_SELECT_RING */
+    select_flag *flag;   /* PETS_SELECT_FLAGS */
+} select_pipe;
+
+/* Waits until the booking has passed position q (done > q); 1 when the
+ * selection stopped instead. */
+static int pipe_wait_done(select_pipe *pp, int32_t q)
+{
+    for (int spins = 0; __atomic_load_n(&pp->done, __ATOMIC_ACQUIRE) <= q;) {
+        if (__atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
+            return 1;
+        pc_spin_pause(&spins);
+    }
+    return 0;
+}
+
+/* Ready times and cost rows of chunk c into the ring, then its flag. The
+ * caller claimed c. Waits for ring room (the booking past the chunk's
+ * positions a ring earlier) and, per task, for its last predecessor to be
+ * booked; a task whose last predecessor is in the chunk itself (or after
+ * it: an order that is not topological) is marked late. */
+static void pipe_compute_chunk(const pets_dag *dag, const select_state *st, select_pipe *pp,
+                               int32_t c, int32_t n)
+{
+    int32_t P = st->P, a = c * PETS_SELECT_CHUNK;
+    int32_t b = a + PETS_SELECT_CHUNK < n ? a + PETS_SELECT_CHUNK : n;
+    if (b > PETS_SELECT_RING && pipe_wait_done(pp, b - PETS_SELECT_RING - 1))
+        return;
+    /* the cost rows first: independent reads that miss the cache (task ids
+     * are in random order), issued together */
+    for (int32_t k = a; k < b; k++) {
+        const int64_t *row = dag->cost + (int64_t)st->order[k] * P;
+        int64_t *wk = pp->w + (size_t)(k % PETS_SELECT_RING) * P;
+        for (int32_t p = 0; p < P; p++)
+            wk[p] = row[p];
+    }
+    for (int32_t k = a; k < b; k++) {
+        int32_t i = k % PETS_SELECT_RING, q = st->need[k];
+        if (q >= a) {
+            pp->late[i] = 1;
+            continue;
+        }
+        if (q >= 0 && pipe_wait_done(pp, q))
+            return;
+        pp->late[i] = (unsigned char)select_ready(st, k, a, pp->rdy + (size_t)i * P);
+    }
+    __atomic_store_n(&pp->flag[c % PETS_SELECT_FLAGS].gen, c + 1, __ATOMIC_RELEASE);
+}
+
+/* Claims the next chunk if it is c; 1 when the caller now holds it. */
+static int pipe_claim(select_pipe *pp, int32_t c)
+{
+    int32_t want = c;
+    return __atomic_compare_exchange_n(&pp->claim, &want, c + 1, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_RELAXED);
+}
+
+/* The booking thread: chunk by chunk, in order, each task placed from the
+ * ring (a late one computed here, its predecessors all placed by then),
+ * done published after each chunk. On an error, stop ends the workers. */
+static int pipe_book(const pets_dag *dag, select_state *st, select_pipe *pp, int32_t n,
+                     pc_error *err)
+{
+    int32_t P = st->P;
+    for (int32_t c = 0; c < pp->nchunks; c++) {
+        select_flag *f = &pp->flag[c % PETS_SELECT_FLAGS];
+        for (int spins = 0; __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE) != c + 1;) {
+            if (pipe_claim(pp, c)) {
+                pipe_compute_chunk(dag, st, pp, c, n);
+                break;
+            }
+            pc_spin_pause(&spins);
+        }
+        int32_t a = c * PETS_SELECT_CHUNK;
+        int32_t b = a + PETS_SELECT_CHUNK < n ? a + PETS_SELECT_CHUNK : n;
+        for (int32_t k = a; k < b; k++) {
+            size_t i = (size_t)(k % PETS_SELECT_RING);
+            int rc = PC_OK;
+            if (pp->late[i])
+                rc = select_late(st, k, pp->rdy + i * P, err);
+            if (!rc)
+                rc = select_place(st, k, pp->rdy + i * P, pp->w + i * P, err);
+            if (rc) {
+                __atomic_store_n(&pp->stop, 1, __ATOMIC_RELAXED);
+                return rc;
+            }
+        }
+        __atomic_store_n(&pp->done, b, __ATOMIC_RELEASE);
+    }
+    return PC_OK;
+}
+
+/* Places the tasks of positions 0..n) with `threads` threads: thread 0
+ * books, the others compute chunks (pipe_compute_chunk) until none is
+ * left or the booking stopped. `if(threads > 1 && n >= 4096)`: below, or
+ * with one thread, thread 0 computes every chunk itself. */
+static int select_pipeline(const pets_dag *dag, select_state *st, select_pipe *pp, int32_t n,
+                           int threads, pc_error *err)
 {
     int rc = PC_OK;
-    int32_t P = st->P;
+    pp->nchunks = (int32_t)(((int64_t)n + PETS_SELECT_CHUNK - 1) / PETS_SELECT_CHUNK);
     (void)threads; /* read only by the pragma */
 #pragma omp parallel num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64)
     {
-        int32_t k0 = 0, k1 = n ? select_batch_end(lev, 0, n) : 0;
-        int b = 0;
-        select_cost_rows(dag, st, k0, k1, w[0]);
-#pragma omp barrier
-        while (k0 < n) {
-#pragma omp for schedule(static)
-            for (int32_t i = 0; i < k1 - k0; i++)
-                late[i] = (unsigned char)select_ready(st, k0 + i, k0, rdy + (size_t)i * P);
-            int32_t k2 = k1 < n ? select_batch_end(lev, k1, n) : n;
-#pragma omp master
-            for (int32_t k = k0; k < k1 && !rc; k++) {
-                size_t i = (size_t)(k - k0);
-                if (late[i])
-                    rc = select_late(st, k, rdy + i * P, err);
-                if (!rc)
-                    rc = select_place(st, k, rdy + i * P, w[b] + i * P, err);
+        if (omp_get_thread_num() == 0) {
+            rc = pipe_book(dag, st, pp, n, err);
+        } else {
+            for (;;) {
+                int32_t c = __atomic_fetch_add(&pp->claim, 1, __ATOMIC_ACQ_REL);
+                if (c >= pp->nchunks || __atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
+                    break;
+                pipe_compute_chunk(dag, st, pp, c, n);
             }
-            select_cost_rows(dag, st, k1, k2, w[b ^ 1]);
-#pragma omp barrier
-            if (rc)
-                break;
-            k0 = k1;
-            k1 = k2;
-            b ^= 1;
         }
     }
     return rc;
@@ -304,14 +386,31 @@ static void select_scatter(const select_state *st, int32_t n, pets_solution *s, 
     }
 }
 
+/* Preallocates each processor's gap pool for an even share of the n
+ * slots plus a quarter, the pages touched on the threads: grown block by
+ * block by the booking thread, its page faults and copies cost 10-20 ms of
+ * that one thread at 2^19 tasks. An estimate: a pool that outgrows it
+ * grows as before. */
+static int select_prealloc(select_state *st, int32_t n, int threads)
+{
+    int32_t P = st->P, bad = 0;
+    int32_t nblocks = (int32_t)(((int64_t)n * 5 / 4 / P) / PETS_GAP_BLOCK + 2);
+    (void)threads;
+#pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static, 1) reduction(| : bad)
+    for (int32_t p = 0; p < P; p++)
+        bad |= pets_gaps_prealloc(&st->gaps[p], nblocks) != 0;
+    return bad ? PC_ENOMEM : PC_OK;
+}
+
 int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pets_solution *s,
                     pc_error *err)
 {
     if (o->select == PETS_SELECT_LINEAR)
         return pets_select_linear(dag, o->policy, s, err);
     int32_t n = dag->ntasks, P = dag->nprocs;
-    int32_t cap = n < PETS_SELECT_BATCH ? n : PETS_SELECT_BATCH;
     select_state st = {.insertion = o->policy == PETS_INSERTION, .P = P, .order = s->order};
+    select_pipe pp;
+    memset(&pp, 0, sizeof pp);
     st.gaps = pc_calloc((size_t)P, sizeof *st.gaps);
     st.last = pc_calloc((size_t)P, sizeof *st.last);
     st.pos = pc_malloc_array((size_t)n, sizeof *st.pos);
@@ -319,30 +418,30 @@ int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pet
     st.start = pc_malloc_array((size_t)n, sizeof *st.start);
     st.fin = pc_malloc_array((size_t)n, sizeof *st.fin);
     st.poff = pc_malloc_array((size_t)n + 1, sizeof *st.poff);
+    st.need = pc_malloc_array((size_t)n, sizeof *st.need);
     st.ppos = pc_malloc_array((size_t)dag->nedges, sizeof *st.ppos);
     st.pcomm = pc_malloc_array((size_t)dag->nedges, sizeof *st.pcomm);
-    int64_t *rdy = pc_malloc_array((size_t)cap * (size_t)P, sizeof *rdy);
-    int64_t *w[2] = {pc_malloc_array((size_t)cap * (size_t)P, sizeof *w[0]),
-                     pc_malloc_array((size_t)cap * (size_t)P, sizeof *w[1])};
-    unsigned char *late = pc_malloc_array((size_t)cap, 1);
-    int32_t *lev = pc_malloc_array((size_t)n, sizeof *lev);
+    pp.rdy = pc_malloc_array((size_t)PETS_SELECT_RING * (size_t)P, sizeof *pp.rdy);
+    pp.w = pc_malloc_array((size_t)PETS_SELECT_RING * (size_t)P, sizeof *pp.w);
+    pp.late = pc_malloc_array(PETS_SELECT_RING, 1);
+    pp.flag = pc_calloc(PETS_SELECT_FLAGS, sizeof *pp.flag);
     int rc = PC_OK;
     if (!st.gaps || !st.last || !st.pos || !st.proc || !st.start || !st.fin || !st.poff ||
-        (dag->nedges && (!st.ppos || !st.pcomm)) || !rdy || !w[0] || !w[1] ||
-        !late || !lev) {
+        !st.need || (dag->nedges && (!st.ppos || !st.pcomm)) || !pp.rdy || !pp.w || !pp.late ||
+        !pp.flag) {
         rc = pc_error_nomem(err, "selecting processors");
         goto out;
     }
     for (int32_t p = 0; p < P; p++)
         pets_gaps_init(&st.gaps[p]);
+    if (st.insertion && select_prealloc(&st, n, threads)) {
+        rc = pc_error_nomem(err, "selecting processors");
+        goto out;
+    }
     if ((rc = select_positions(s, n, st.pos, threads, err)))
         goto out;
     select_lists(dag, &st, n, threads);
-    /* levels by position, so that finding the batches reads in sequence */
-#pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN) schedule(static)
-    for (int32_t k = 0; k < n; k++)
-        lev[k] = s->level[s->order[k]];
-    rc = select_levels(dag, &st, lev, n, rdy, w, late, threads, err);
+    rc = select_pipeline(dag, &st, &pp, n, threads, err);
     if (!rc) {
         select_scatter(&st, n, s, threads);
         s->makespan = st.makespan;
@@ -358,12 +457,12 @@ out:
     pc_free(st.start);
     pc_free(st.fin);
     pc_free(st.poff);
+    pc_free(st.need);
     pc_free(st.ppos);
     pc_free(st.pcomm);
-    pc_free(rdy);
-    pc_free(w[0]);
-    pc_free(w[1]);
-    pc_free(late);
-    pc_free(lev);
+    pc_free(pp.rdy);
+    pc_free(pp.w);
+    pc_free(pp.late);
+    pc_free(pp.flag);
     return rc;
 }

@@ -200,19 +200,20 @@ static void check_refused(const pets_dag *d, const int32_t *order, const int32_t
 
 START_TEST(select_refuses_bad_orders)
 {
-    /* 0 -> 1 -> 2, and 3 alone; 5000 more lone tasks make the parallel
-     * passes run */
+    /* 0 -> 1 -> 2, 4500 -> 4501, the rest alone: 5004 tasks make the
+     * parallel passes run */
     int32_t n = 5004, P = 2;
     int64_t *cost = malloc((size_t)n * P * sizeof *cost);
     int32_t *order = malloc((size_t)n * sizeof *order), *level = calloc((size_t)n, sizeof *level);
     ck_assert(cost && order && level);
     for (int64_t i = 0; i < (int64_t)n * P; i++)
         cost[i] = 1 + i % 3;
-    pets_edge e[2] = {{0, 1, 2, 0}, {1, 2, 2, 0}};
+    pets_edge e[3] = {{0, 1, 2, 0}, {1, 2, 2, 0}, {4500, 4501, 1, 0}};
     pets_dag d;
-    build(&d, n, P, cost, e, 2);
+    build(&d, n, P, cost, e, 3);
     level[1] = 1;
     level[2] = 2;
+    level[4501] = 1;
     for (int32_t k = 0; k < n; k++)
         order[k] = k;
     /* a repeated task: the second occurrence is named */
@@ -223,15 +224,26 @@ START_TEST(select_refuses_bad_orders)
     order[10] = n;
     check_refused(&d, order, level, "position 10 holds 5005, not a new task");
     order[10] = 10;
-    /* a task before its predecessor, levels right (a later batch) */
+    /* a task before its predecessor, at the start and deep in the run (the
+     * worker threads have chunks in flight and must stop) */
     order[1] = 2;
     order[2] = 1;
     check_refused(&d, order, level, "task 3 comes before its predecessor 2");
-    /* the same with every level 0 (one batch: the late path) */
-    level[1] = level[2] = 0;
+    order[1] = 1;
+    order[2] = 2;
+    order[4500] = 4501;
+    order[4501] = 4500;
+    check_refused(&d, order, level, "task 4502 comes before its predecessor 4501");
+    order[4500] = 4500;
+    order[4501] = 4501;
+    /* levels play no part in the selection: wrong ones change nothing */
+    level[1] = level[2] = level[4501] = 0;
+    order[1] = 2;
+    order[2] = 1;
     check_refused(&d, order, level, "task 3 comes before its predecessor 2");
-    /* the oracle's order with every level 0 (one batch, so the chain is
-     * placed by the late path): the oracle's schedule */
+    /* the oracle's order with every level 0 (the chain's tasks read their
+     * own chunk: placed by the booking thread, late): the oracle's
+     * schedule */
     pets_solution s, ref;
     pc_error err;
     tu_oracle(&d, PETS_INSERTION, &ref);
@@ -257,10 +269,12 @@ END_TEST
 START_TEST(select_alloc_failures)
 {
     /* every allocation of a selection fails once in turn: PC_ENOMEM and
-     * nothing left allocated, until a run makes no allocation fail */
+     * nothing left allocated, until a run makes no allocation fail; 5000
+     * tasks at 2 threads, so that the gap pools are preallocated and the
+     * pipeline runs on both threads */
     pets_gen_params gp;
     pets_gen_defaults(&gp);
-    gp.tasks = 3000;
+    gp.tasks = 5000;
     gp.procs = 3;
     pets_dag d;
     pc_error err;
@@ -469,6 +483,73 @@ START_TEST(omp_one_region)
 }
 END_TEST
 
+START_TEST(pipeline_any_topological_order)
+{
+    /* the selection's pipeline needs only a topological order: on a random
+     * one (Kahn's algorithm taking a random ready task: levels mixed, a
+     * task's last predecessor anywhere before it), 1, 2, 4 and 7 threads
+     * give the seed's linear selection's schedule on the same order, under
+     * both policies */
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 9000;
+    gp.procs = 5;
+    gp.seed = 77;
+    pets_dag d;
+    pc_error err;
+    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    int32_t n = d.ntasks;
+    int32_t *left = malloc((size_t)n * sizeof *left), *ready = malloc((size_t)n * sizeof *ready);
+    int32_t *order = malloc((size_t)n * sizeof *order);
+    ck_assert(left && ready && order);
+    int32_t nready = 0, k = 0;
+    for (int32_t v = 0; v < n; v++)
+        if (!(left[v] = d.pred_off[v + 1] - d.pred_off[v]))
+            ready[nready++] = v;
+    pc_rng r;
+    pc_rng_seed(&r, 78);
+    while (nready) {
+        int32_t j = (int32_t)pc_rng_below(&r, (uint64_t)nready), v = ready[j];
+        ready[j] = ready[--nready];
+        order[k++] = v;
+        for (int32_t e = d.succ_off[v]; e < d.succ_off[v + 1]; e++)
+            if (--left[d.succ[e]] == 0)
+                ready[nready++] = d.succ[e];
+    }
+    ck_assert_int_eq(k, n);
+    static const int threads[] = {1, 2, 4, 7};
+    for (int policy = 0; policy < 2; policy++) {
+        pets_solution ref;
+        ck_assert_int_eq(pets_solution_alloc(&ref, n, &err), 0);
+        memcpy(ref.order, order, (size_t)n * sizeof *order);
+        pets_options lo = {policy, -1, -1, 1, PETS_SELECT_LINEAR};
+        ck_assert_int_eq(pets_select_run(&d, &lo, 1, &ref, &err), 0);
+        for (int i = 0; i < 4; i++) {
+            pets_solution s;
+            ck_assert_int_eq(pets_solution_alloc(&s, n, &err), 0);
+            memcpy(s.order, order, (size_t)n * sizeof *order);
+            pets_options o = {policy, -1, -1, threads[i], PETS_SELECT_GAPS};
+            ck_assert_int_eq(pets_select_run(&d, &o, threads[i], &s, &err), 0);
+            ck_assert_int_eq(s.makespan, ref.makespan);
+            for (int32_t v = 0; v < n; v++)
+                ck_assert_msg(s.proc[v] == ref.proc[v] && s.start[v] == ref.start[v] &&
+                                  s.finish[v] == ref.finish[v],
+                              "policy %d, %d threads: task %d on %d [%lld, %lld), linear: %d "
+                              "[%lld, %lld)",
+                              policy, threads[i], v + 1, s.proc[v], (long long)s.start[v],
+                              (long long)s.finish[v], ref.proc[v], (long long)ref.start[v],
+                              (long long)ref.finish[v]);
+            pets_solution_free(&s);
+        }
+        pets_solution_free(&ref);
+    }
+    free(left);
+    free(ready);
+    free(order);
+    pets_dag_free(&d);
+}
+END_TEST
+
 static Suite *suite_select(void)
 {
     Suite *s = suite_create("pets_select");
@@ -484,6 +565,7 @@ static Suite *suite_select(void)
     tcase_add_test(tc, omp_many_ties);
     tcase_add_test(tc, omp_random_graphs);
     tcase_add_test(tc, omp_one_region);
+    tcase_add_test(tc, pipeline_any_topological_order);
     suite_add_tcase(s, tc);
     return s;
 }
