@@ -19,9 +19,10 @@
 #define OCL_MAX_PLATFORMS 16
 #define OCL_MAX_DEVICES 16
 
-enum { K_ENTRY, K_METRICS, K_METRICS8, K_INIT, K_STEP, K_LOCAL, K_COUNT };
+enum { K_ENTRY, K_METRICS, K_METRICS8, K_INIT, K_STEP, K_LOCAL, K_SEGMENT, K_COUNT };
 static const char *const k_names[K_COUNT] = {"entry_discover", "compute_metrics",
-                                             "compute_metrics_vec8", "bitonic_init", "bitonic_step", "bitonic_local"};
+                                             "compute_metrics_vec8", "bitonic_init", "bitonic_step",
+                                             "bitonic_local", "segment_sort"};
 
 /* PETS_BLOCK of pets.cl, the elements one bitonic_local work group sorts:
  * the largest power of two from 512 to 4096 whose keys (24 bytes each)
@@ -202,7 +203,7 @@ void pets_ocl_list(FILE *f)
 }
 
 /* Device buffers of one run. */
-enum { B_INDEG, B_LEFT, B_FA, B_FB, B_COUNT, B_SIZES, B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM,
+enum { B_INDEG, B_LEFT, B_QUEUE, B_OFFS, B_COUNT, B_SIZES, B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM,
        B_COST, B_LEV, B_RS, B_RANK, B_SUM, B_PERM, B_KLEV, B_KRANK, B_KSUM, B_NBUF };
 
 /* Spare entries after the edge lists: compute_metrics_vec8 reads eight at
@@ -245,19 +246,29 @@ static int ocl_write(int i, const ocl_run *r, const void *p, size_t bytes, cl_in
 
 #define ARG(kn, i, v) (e = e != CL_SUCCESS ? e : clSetKernelArg(g_ocl.k[kn], (i), sizeof(v), &(v)))
 
-/* Whether the bitonic sort merges its short steps in local memory: on a
- * GPU, where local memory is on chip; not on a CPU device (PoCL), where it
- * measured slower than the plain steps (0.49-0.54 s against 0.42 s at
- * 2^19 here). PARCHECK_PETS_LOCAL_SORT=1 or 0 decides instead (the tests
- * run both paths on whatever device there is). */
-static int ocl_local_sort(void)
+/* How the priority order is sorted on the device. SORT_SEGMENT: one
+ * work-item per level sorts that level's segment of the frontier queue
+ * (merge sort); on a CPU device (PoCL), where the bitonic network's
+ * log^2 N passes over every task took 0.26 s at 2^19 here against 0.09 s
+ * for the host's qsort. SORT_BITONIC: the network over all tasks, one
+ * launch per step, and SORT_LOCAL: the same with the short steps merged
+ * in local memory; on a GPU, where local memory is on chip (0.001 s at
+ * 2^19 on the H100). PARCHECK_PETS_SORT=segment|bitonic|local decides
+ * instead (the tests run every path on whatever device there is). */
+enum { SORT_SEGMENT, SORT_BITONIC, SORT_LOCAL };
+
+static int ocl_sort_mode(void)
 {
-    const char *env = getenv("PARCHECK_PETS_LOCAL_SORT");
-    if (env && *env)
-        return strcmp(env, "0") != 0;
+    const char *env = getenv("PARCHECK_PETS_SORT");
+    if (env && !strcmp(env, "segment"))
+        return SORT_SEGMENT;
+    if (env && !strcmp(env, "bitonic"))
+        return SORT_BITONIC;
+    if (env && !strcmp(env, "local"))
+        return SORT_LOCAL;
     cl_device_type t = 0;
     clGetDeviceInfo(g_ocl.dev, CL_DEVICE_TYPE, sizeof t, &t, NULL);
-    return (t & CL_DEVICE_TYPE_GPU) != 0;
+    return (t & CL_DEVICE_TYPE_GPU) ? SORT_LOCAL : SORT_SEGMENT;
 }
 
 static size_t round_up(size_t x, size_t m)
@@ -276,6 +287,75 @@ static size_t ocl_frontier_items(void)
     clGetDeviceInfo(g_ocl.dev, CL_DEVICE_TYPE, sizeof t, &t, NULL);
     size_t per = (t & CL_DEVICE_TYPE_GPU) ? 256 : 64;
     return (size_t)(cu ? cu : 1) * per;
+}
+
+/* The bitonic sort of N >= n slots into perm (padding sorts after every
+ * task), enqueued; want_local: the short steps merged in local memory
+ * where the device allows work groups of half a block. PC_OK, or
+ * PC_EDEVICE with the OpenCL error in *e. */
+static int ocl_bitonic(ocl_run *r, int n, size_t N, int want_local, cl_int *e)
+{
+#define ARGB(kn, i, v) (*e = *e != CL_SUCCESS ? *e : clSetKernelArg(g_ocl.k[kn], (i), sizeof(v), &(v)))
+    int Ni = (int)N;
+    ARGB(K_INIT, 0, Ni);
+    ARGB(K_INIT, 1, n);
+    ARGB(K_INIT, 2, r->b[B_PERM]);
+    ARGB(K_INIT, 3, r->b[B_LEV]);
+    ARGB(K_INIT, 4, r->b[B_RANK]);
+    ARGB(K_INIT, 5, r->b[B_SUM]);
+    ARGB(K_INIT, 6, r->b[B_KLEV]);
+    ARGB(K_INIT, 7, r->b[B_KRANK]);
+    ARGB(K_INIT, 8, r->b[B_KSUM]);
+    ARGB(K_STEP, 0, Ni);
+    ARGB(K_STEP, 1, n);
+    ARGB(K_STEP, 4, r->b[B_PERM]);
+    ARGB(K_STEP, 5, r->b[B_KLEV]);
+    ARGB(K_STEP, 6, r->b[B_KRANK]);
+    ARGB(K_STEP, 7, r->b[B_KSUM]);
+    size_t gs = round_up(N, 64);
+    if (*e != CL_SUCCESS ||
+        (*e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_INIT], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
+        return PC_EDEVICE;
+    /* steps of distance below the block run in local memory, one launch
+     * for all of them per merge size, where the device allows work groups
+     * of half a block */
+    size_t wg = 0, half = (size_t)g_ocl.block / 2;
+    clGetKernelWorkGroupInfo(g_ocl.k[K_LOCAL], g_ocl.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    int local = N >= (size_t)g_ocl.block && wg >= half && want_local;
+    size_t lgs = N / 2;
+    ARGB(K_LOCAL, 0, n);
+    ARGB(K_LOCAL, 3, r->b[B_PERM]);
+    ARGB(K_LOCAL, 4, r->b[B_KLEV]);
+    ARGB(K_LOCAL, 5, r->b[B_KRANK]);
+    ARGB(K_LOCAL, 6, r->b[B_KSUM]);
+    if (local) {
+        int k0 = 0, j0 = 0;
+        ARGB(K_LOCAL, 1, k0);
+        ARGB(K_LOCAL, 2, j0);
+        if (*e != CL_SUCCESS ||
+            (*e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_LOCAL], 1, NULL, &lgs, &half, 0, NULL, NULL)) != CL_SUCCESS)
+            return PC_EDEVICE;
+    }
+    gs = round_up(N / 2, 64);
+    for (int k = local ? 2 * g_ocl.block : 2; k <= Ni; k <<= 1) {
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            if (local && j < g_ocl.block) {
+                ARGB(K_LOCAL, 1, k);
+                ARGB(K_LOCAL, 2, j);
+                if (*e != CL_SUCCESS ||
+                    (*e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_LOCAL], 1, NULL, &lgs, &half, 0, NULL, NULL)) != CL_SUCCESS)
+                    return PC_EDEVICE;
+                break;
+            }
+            ARGB(K_STEP, 2, j);
+            ARGB(K_STEP, 3, k);
+            if (*e != CL_SUCCESS ||
+                (*e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_STEP], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
+                return PC_EDEVICE;
+        }
+    }
+#undef ARGB
+    return PC_OK;
 }
 
 static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets_solution *s,
@@ -302,9 +382,10 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     for (int v = 0; v < n; v++)
         r.indeg[v] = d->pred_off[v + 1] - d->pred_off[v];
     size_t ni = (size_t)n * 4, nl = (size_t)n * 8, ml = (size_t)m + OCL_LIST_SLACK;
-    if (!ocl_buf(&r, B_INDEG, ni, &e) || !ocl_buf(&r, B_LEFT, ni, &e) || !ocl_buf(&r, B_FA, ni, &e) ||
-        !ocl_buf(&r, B_FB, ni, &e) || !ocl_buf(&r, B_COUNT, 12, &e) ||
-        !ocl_buf(&r, B_SIZES, ((size_t)n + OCL_CHUNK_MAX + 1) * 4, &e) ||
+    size_t nlog = ((size_t)n + OCL_CHUNK_MAX + 2) * 4; /* a chunk may run past the last level */
+    if (!ocl_buf(&r, B_INDEG, ni, &e) || !ocl_buf(&r, B_LEFT, ni, &e) || !ocl_buf(&r, B_QUEUE, ni, &e) ||
+        !ocl_buf(&r, B_OFFS, nlog, &e) || !ocl_buf(&r, B_COUNT, 12, &e) ||
+        !ocl_buf(&r, B_SIZES, nlog, &e) ||
         !ocl_buf(&r, B_COST, nl * (size_t)P, &e) || !ocl_buf(&r, B_LEV, ni, &e) ||
         !ocl_buf(&r, B_RS, nl, &e) || !ocl_buf(&r, B_RANK, nl, &e) || !ocl_buf(&r, B_SUM, nl, &e) ||
         !ocl_buf(&r, B_PERM, N * 4, &e) || !ocl_buf(&r, B_KLEV, N * 4, &e) ||
@@ -321,15 +402,16 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         !ocl_write(B_SUCC, &r, d->succ, (size_t)m * 4, &e) ||
         !ocl_write(B_SCOMM, &r, d->succ_comm, (size_t)m * 8, &e))
         goto cl_fail;
-    int zero[3] = {0, 0, 0}; /* the three frontier counts (see pets.cl) */
-    if (!ocl_write(B_COUNT, &r, zero, 12, &e) || (e = clFinish(g_ocl.q)) != CL_SUCCESS)
+    int zero[3] = {0, 0, 0}; /* the three frontier counts and offs[0] (see pets.cl) */
+    if (!ocl_write(B_COUNT, &r, zero, 12, &e) || !ocl_write(B_OFFS, &r, zero, 4, &e) ||
+        (e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
     double t2 = pc_time_now();
     /* entry discovery */
     ARG(K_ENTRY, 0, n);
     ARG(K_ENTRY, 1, r.b[B_INDEG]);
     ARG(K_ENTRY, 2, r.b[B_LEFT]);
-    ARG(K_ENTRY, 3, r.b[B_FA]);
+    ARG(K_ENTRY, 3, r.b[B_QUEUE]);
     ARG(K_ENTRY, 4, r.b[B_COUNT]);
     size_t gs = round_up((size_t)n, 64);
     if (e != CL_SUCCESS ||
@@ -341,8 +423,10 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     /* levels and ranks, one launch per level, enqueued in chunks without a
      * host round trip in between; the sizes of a chunk's frontiers are
      * read once, and the first empty one ends the loop */
-    int kk = vec8 ? K_METRICS8 : K_METRICS, level = 0, done = 0, chunk = OCL_CHUNK_FIRST;
+    int kk = vec8 ? K_METRICS8 : K_METRICS, level = 0, done = 0, chunk = OCL_CHUNK_FIRST, nlev = 0;
     ARG(kk, 1, P);
+    ARG(kk, 2, r.b[B_QUEUE]);
+    ARG(kk, 3, r.b[B_OFFS]);
     ARG(kk, 4, r.b[B_COUNT]);
     ARG(kk, 5, r.b[B_SIZES]);
     /* arguments 6.. of both metrics kernels, in their order */
@@ -361,8 +445,6 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         for (int i = 0; i < chunk; i++) {
             int lv = level + i;
             ARG(kk, 0, lv);
-            ARG(kk, 2, r.b[(lv & 1) ? B_FB : B_FA]);
-            ARG(kk, 3, r.b[(lv & 1) ? B_FA : B_FB]);
             if (e != CL_SUCCESS ||
                 (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
                 goto cl_fail;
@@ -377,6 +459,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
                 goto out;
             }
             done += nf;
+            nlev += nf > 0;
             end = nf == 0 || done == n;
         }
         level += chunk;
@@ -387,64 +470,25 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         goto out;
     }
     double t4 = pc_time_now();
-    /* bitonic sort of N >= n slots; padding sorts after every task */
-    int Ni = (int)N;
-    ARG(K_INIT, 0, Ni);
-    ARG(K_INIT, 1, n);
-    ARG(K_INIT, 2, r.b[B_PERM]);
-    ARG(K_INIT, 3, r.b[B_LEV]);
-    ARG(K_INIT, 4, r.b[B_RANK]);
-    ARG(K_INIT, 5, r.b[B_SUM]);
-    ARG(K_INIT, 6, r.b[B_KLEV]);
-    ARG(K_INIT, 7, r.b[B_KRANK]);
-    ARG(K_INIT, 8, r.b[B_KSUM]);
-    ARG(K_STEP, 0, Ni);
-    ARG(K_STEP, 1, n);
-    ARG(K_STEP, 4, r.b[B_PERM]);
-    ARG(K_STEP, 5, r.b[B_KLEV]);
-    ARG(K_STEP, 6, r.b[B_KRANK]);
-    ARG(K_STEP, 7, r.b[B_KSUM]);
-    gs = round_up(N, 64);
-    if (e != CL_SUCCESS ||
-        (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_INIT], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
-        goto cl_fail;
-    /* steps of distance below the block run in local memory, one launch
-     * for all of them per merge size, where the device allows work groups
-     * of half a block */
-    size_t wg = 0, half = (size_t)g_ocl.block / 2;
-    clGetKernelWorkGroupInfo(g_ocl.k[K_LOCAL], g_ocl.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-    int local = N >= (size_t)g_ocl.block && wg >= half && ocl_local_sort();
-    size_t lgs = N / 2;
-    ARG(K_LOCAL, 0, n);
-    ARG(K_LOCAL, 3, r.b[B_PERM]);
-    ARG(K_LOCAL, 4, r.b[B_KLEV]);
-    ARG(K_LOCAL, 5, r.b[B_KRANK]);
-    ARG(K_LOCAL, 6, r.b[B_KSUM]);
-    if (local) {
-        int k0 = 0, j0 = 0;
-        ARG(K_LOCAL, 1, k0);
-        ARG(K_LOCAL, 2, j0);
-        if (e != CL_SUCCESS ||
-            (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_LOCAL], 1, NULL, &lgs, &half, 0, NULL, NULL)) != CL_SUCCESS)
+    int mode = ocl_sort_mode();
+    if (mode == SORT_SEGMENT) {
+        /* the queue is ordered by level: each level's segment sorted into
+         * perm, klev as the merges' scratch */
+        ARG(K_SEGMENT, 0, nlev);
+        ARG(K_SEGMENT, 1, r.b[B_OFFS]);
+        ARG(K_SEGMENT, 2, r.b[B_QUEUE]);
+        ARG(K_SEGMENT, 3, r.b[B_RANK]);
+        ARG(K_SEGMENT, 4, r.b[B_SUM]);
+        ARG(K_SEGMENT, 5, r.b[B_KLEV]);
+        ARG(K_SEGMENT, 6, r.b[B_PERM]);
+        size_t lv = (size_t)nlev, one = 1;
+        if (e != CL_SUCCESS || (nlev && (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_SEGMENT], 1, NULL, &lv,
+                                                                    &one, 0, NULL, NULL)) != CL_SUCCESS))
             goto cl_fail;
-    }
-    gs = round_up(N / 2, 64);
-    for (int k = local ? 2 * g_ocl.block : 2; k <= Ni; k <<= 1) {
-        for (int j = k >> 1; j > 0; j >>= 1) {
-            if (local && j < g_ocl.block) {
-                ARG(K_LOCAL, 1, k);
-                ARG(K_LOCAL, 2, j);
-                if (e != CL_SUCCESS ||
-                    (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_LOCAL], 1, NULL, &lgs, &half, 0, NULL, NULL)) != CL_SUCCESS)
-                    goto cl_fail;
-                break;
-            }
-            ARG(K_STEP, 2, j);
-            ARG(K_STEP, 3, k);
-            if (e != CL_SUCCESS ||
-                (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_STEP], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
-                goto cl_fail;
-        }
+    } else if ((rc = ocl_bitonic(&r, n, N, mode == SORT_LOCAL, &e)) != PC_OK) {
+        if (rc == PC_EDEVICE)
+            goto cl_fail;
+        goto out;
     }
     if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;

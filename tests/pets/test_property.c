@@ -113,15 +113,16 @@ START_TEST(ocl_paths)
         }
         pets_solution ref;
         tu_oracle(&d, PETS_INSERTION, &ref);
-        for (int loc = 0; loc < 2; loc++) {
-            setenv("PARCHECK_PETS_LOCAL_SORT", loc ? "1" : "0", 1);
+        static const char *const sorts[] = {"segment", "bitonic", "local"};
+        for (int m = 0; m < 3; m++) {
+            setenv("PARCHECK_PETS_SORT", sorts[m], 1);
             for (int i = 0; i < 2; i++) {
                 char what[96];
-                snprintf(what, sizeof what, "v=%d local sort %d", d.ntasks, loc);
+                snprintf(what, sizeof what, "v=%d sort %s", d.ntasks, sorts[m]);
                 ck_assert_int_eq(tu_check_impl_opts(im[i], &d, &o, &ref, what), 1);
             }
         }
-        unsetenv("PARCHECK_PETS_LOCAL_SORT");
+        unsetenv("PARCHECK_PETS_SORT");
         pets_solution_free(&ref);
         pets_dag_free(&d);
     }

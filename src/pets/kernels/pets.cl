@@ -1,15 +1,19 @@
 /* pets.cl - PETS phases on an OpenCL device: entry discovery, levels and
  * ranks on a frontier queue (predecessor counts decremented atomically),
- * and a bitonic sort into the priority order. Ranks are exact 64-bit
- * integers scaled by P.
+ * and the sort into the priority order (per-level segments, or a bitonic
+ * network over all tasks). Ranks are exact 64-bit integers scaled by P.
  *
- * The frontier loop needs no host round trip per level: each launch reads
- * its frontier's size from the device (counts[level % 3]), appends the
- * next frontier into counts[(level + 1) % 3], clears the third counter for
- * the launch after, and logs its size in sizes[level]. The host enqueues
- * launches in chunks and reads the sizes once per chunk; a launch past the
- * last level finds an empty frontier and does nothing. Work-items stride
- * over the frontier (a fixed global size serves any frontier). */
+ * The frontiers follow each other in one queue: level L's tasks are
+ * queue[offs[L] .. offs[L + 1]), so the queue is ordered by level and the
+ * priority sort only has to order each level's segment. The frontier loop
+ * needs no host round trip per level: each launch reads its frontier's
+ * size from the device (counts[level % 3]), appends the next frontier
+ * behind it, counting in counts[(level + 1) % 3], clears the third counter
+ * for the launch after, and logs its size in sizes[level] and the next
+ * frontier's start in offs[level + 1]. The host enqueues launches in
+ * chunks and reads the sizes once per chunk; a launch past the last level
+ * finds an empty frontier and does nothing. Work-items stride over the
+ * frontier (a fixed global size serves any frontier). */
 
 /* Tasks whose in-degree is zero form the first frontier; every task's
  * counter of unfinished predecessors starts at its in-degree. */
@@ -41,31 +45,36 @@ static void finish_task(int v, int level, int P, long acc, long dtc, long rpt, _
 }
 
 /* The frontier of this launch: its size (read on the device) and the
- * bookkeeping of the counters for the launches after it. */
-static int frontier_size(const int level, __global int *counts, __global int *sizes)
+ * bookkeeping of the counters and offsets for the launches after it. */
+static int frontier_size(const int level, __global int *counts, __global int *sizes,
+                         __global int *offs)
 {
     int nf = counts[level % 3];
     if (get_global_id(0) == 0) {
-        counts[(level + 2) % 3] = 0; /* the next launch appends there */
+        counts[(level + 2) % 3] = 0; /* the launch after the next appends there */
         sizes[level] = nf;
+        offs[level + 1] = offs[level] + nf;
     }
     return nf;
 }
 
 /* One work-item per task of the frontier (all of whose predecessors are
- * done), striding: level, ACC*P, DTC, RPT (largest predecessor rank,
+ * done; it is queue[offs[level] ..), the next one is appended behind it),
+ * striding: level, ACC*P, DTC, RPT (largest predecessor rank,
  * unrounded), then each successor's counter is decremented once; the
  * work-item that brings it to zero appends the successor to the next
  * frontier. */
-__kernel void compute_metrics(const int level, const int P, __global const int *frontier,
-                              __global int *next, __global int *counts, __global int *sizes,
+__kernel void compute_metrics(const int level, const int P, __global int *queue,
+                              __global int *offs, __global int *counts, __global int *sizes,
                               __global const int *pred_off, __global const int *pred,
                               __global const int *succ_off, __global const int *succ,
                               __global const long *succ_comm, __global const long *cost,
                               __global int *left, __global int *lev, __global long *rs,
                               __global long *rank, __global long *sumcost)
 {
-    int nf = frontier_size(level, counts, sizes);
+    int nf = frontier_size(level, counts, sizes, offs);
+    __global const int *frontier = queue + offs[level];
+    __global int *next = queue + offs[level] + nf;
     for (int k = get_global_id(0); k < nf; k += get_global_size(0)) {
         int v = frontier[k];
         long rpt = 0, acc = 0, dtc = 0;
@@ -93,8 +102,8 @@ static long lane_rank(int u, __global const long *rs)
  * its end); the lanes past the row (l >= m) count as padding: rank 0,
  * weight 0, no successor. Each valid successor lane is decremented exactly
  * once. */
-__kernel void compute_metrics_vec8(const int level, const int P, __global const int *frontier,
-                                   __global int *next, __global int *counts,
+__kernel void compute_metrics_vec8(const int level, const int P, __global int *queue,
+                                   __global int *offs, __global int *counts,
                                    __global int *sizes, __global const int *pred_off,
                                    __global const int *pred, __global const int *succ_off,
                                    __global const int *succ, __global const long *succ_comm,
@@ -103,7 +112,9 @@ __kernel void compute_metrics_vec8(const int level, const int P, __global const 
                                    __global long *sumcost)
 {
     const long8 lane = (long8)(0, 1, 2, 3, 4, 5, 6, 7);
-    int nf = frontier_size(level, counts, sizes);
+    int nf = frontier_size(level, counts, sizes, offs);
+    __global const int *frontier = queue + offs[level];
+    __global int *next = queue + offs[level] + nf;
     for (int k = get_global_id(0); k < nf; k += get_global_size(0)) {
         int v = frontier[k];
         long8 best = (long8)(0);
@@ -254,4 +265,63 @@ __kernel void bitonic_local(const int n, const int k, const int j0, __global int
         krank[base + x] = rk[x];
         ksum[base + x] = sm[x];
     }
+}
+
+/* The per-level sort: one work-item per level, ordering its segment
+ * queue[offs[L] .. offs[L + 1]) into the same positions of out by rank
+ * descending, ACC ascending, task ascending (the level is the segment's):
+ * insertion sort of runs of SEG_RUN, then merges between out and tmp. For
+ * a CPU device (PoCL), where the bitonic network's log^2 n passes over all
+ * tasks cost more than sorting ~sqrt(n) short segments once each. */
+#define SEG_RUN 16
+
+static int seg_before(int a, int b, __global const long *rank, __global const long *sumcost)
+{
+    long ra = rank[a], rb = rank[b];
+    if (ra != rb)
+        return ra > rb;
+    long sa = sumcost[a], sb = sumcost[b];
+    if (sa != sb)
+        return sa < sb;
+    return a < b;
+}
+
+__kernel void segment_sort(const int nlev, __global const int *offs, __global const int *queue,
+                           __global const long *rank, __global const long *sumcost,
+                           __global int *tmp, __global int *out)
+{
+    int L = get_global_id(0);
+    if (L >= nlev)
+        return;
+    int b0 = offs[L], b1 = offs[L + 1];
+    for (int r = b0; r < b1; r += SEG_RUN) {
+        int re = min(r + SEG_RUN, b1);
+        for (int i = r; i < re; i++) {
+            int x = queue[i], j = i;
+            while (j > r && seg_before(x, out[j - 1], rank, sumcost)) {
+                out[j] = out[j - 1];
+                j--;
+            }
+            out[j] = x;
+        }
+    }
+    __global int *src = out, *dst = tmp;
+    for (int width = SEG_RUN; width < b1 - b0; width *= 2) {
+        for (int lo = b0; lo < b1; lo += 2 * width) {
+            int mid = min(lo + width, b1), hi = min(lo + 2 * width, b1);
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = seg_before(src[j], src[i], rank, sumcost) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        __global int *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != out)
+        for (int i = b0; i < b1; i++)
+            out[i] = src[i];
 }
