@@ -9,7 +9,9 @@
 #include <sched.h>
 
 /* Spins of a wait loop before it starts yielding. */
+#ifndef PC_SPIN_BEFORE_YIELD
 #define PC_SPIN_BEFORE_YIELD 64
+#endif
 
 /* Waits a little; *spins counts the calls of one wait (start it at 0). */
 static inline void pc_spin_pause(int *spins)

@@ -53,6 +53,11 @@ int pets_ocl_vec8_run(const pets_dag *dag, const pets_options *o, pets_solution 
 int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
                  pc_error *err);
 
+/* Test hook of pets_select.c: >= 0 makes the selection's booking thread
+ * compute every chunk from that one on alone, as after long waits for its
+ * workers (-1: only then). */
+extern int g_pets_select_solo_at;
+
 /* The seed's selection (pets_select_linear.c), same contract as
  * pets_select_run. */
 int pets_select_linear(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);

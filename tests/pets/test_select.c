@@ -8,6 +8,7 @@
 #include "pc_alloc.h"
 #include "pc_rng.h"
 #include "pets_gaps.h"
+#include "pets_priv.h"
 #include "pets_tutil.h"
 
 typedef struct ref_slot {
@@ -519,6 +520,9 @@ START_TEST(pipeline_any_topological_order)
     ck_assert_int_eq(k, n);
     static const int threads[] = {1, 2, 4, 7};
     for (int policy = 0; policy < 2; policy++) {
+        /* policy 1 also with the booking thread going solo at chunk 40
+         * (workers stop claiming; what they hold they finish) */
+        g_pets_select_solo_at = policy ? 40 : -1;
         pets_solution ref;
         ck_assert_int_eq(pets_solution_alloc(&ref, n, &err), 0);
         memcpy(ref.order, order, (size_t)n * sizeof *order);
@@ -543,6 +547,7 @@ START_TEST(pipeline_any_topological_order)
         }
         pets_solution_free(&ref);
     }
+    g_pets_select_solo_at = -1;
     free(left);
     free(ready);
     free(order);
