@@ -484,6 +484,46 @@ START_TEST(omp_one_region)
 }
 END_TEST
 
+START_TEST(omp_refuses_cycle)
+{
+    /* a graph whose lists were altered after the checked build into a
+     * cycle 1 <-> 2 (task ids 0 and 1), with 5000 lone tasks so that the
+     * dataflow runs on its threads: serial and omp at 1, 2, 4 threads
+     * refuse it (every thread waiting and nothing left to push), none hangs */
+    int32_t n = 5003, P = 2;
+    int64_t *cost = malloc((size_t)n * P * sizeof *cost);
+    ck_assert(cost);
+    for (int64_t i = 0; i < (int64_t)n * P; i++)
+        cost[i] = 1 + i % 3;
+    pets_edge e[2] = {{0, 1, 2, 0}, {1, 2, 2, 0}};
+    pets_dag d;
+    build(&d, n, P, cost, e, 2);
+    /* 0 -> 1, 1 -> 2 becomes 0 -> 1, 1 -> 0: task 1's successor is 0, and
+     * the predecessor lists follow (0: [1], 1: [0], 2: none) */
+    d.succ[d.succ_off[1]] = 0;
+    d.pred_off[1] = 1;
+    d.pred_off[2] = 2;
+    d.pred_off[3] = 2;
+    d.pred[0] = 1;
+    d.pred[1] = 0;
+    const pets_impl *im[2] = {pets_impl_find("serial"), pets_impl_find("omp")};
+    for (int i = 0; i < 2; i++)
+        for (int th = 1; th <= 4; th *= 2) {
+            pets_solution sol;
+            pets_times t;
+            pc_error err;
+            pc_error_clear(&err);
+            ck_assert_int_eq(pets_solution_alloc(&sol, n, &err), 0);
+            pets_options o = {PETS_INSERTION, -1, -1, th, PETS_SELECT_GAPS};
+            ck_assert_int_eq(im[i]->run(&d, &o, &sol, &t, &err), PC_EINVAL);
+            ck_assert_msg(strstr(err.msg, "cycle"), "%s, %d threads: %s", im[i]->name, th, err.msg);
+            pets_solution_free(&sol);
+        }
+    pets_dag_free(&d);
+    free(cost);
+}
+END_TEST
+
 START_TEST(pipeline_any_topological_order)
 {
     /* the selection's pipeline needs only a topological order: on a random
@@ -571,6 +611,7 @@ static Suite *suite_select(void)
     tcase_add_test(tc, omp_random_graphs);
     tcase_add_test(tc, omp_one_region);
     tcase_add_test(tc, pipeline_any_topological_order);
+    tcase_add_test(tc, omp_refuses_cycle);
     suite_add_tcase(s, tc);
     return s;
 }
