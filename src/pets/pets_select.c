@@ -233,9 +233,14 @@ static int select_late(const select_state *st, int32_t k, int64_t *rdy,
  * computes a chunk itself when no worker has claimed it yet: one thread
  * runs the same code alone, and a worker that gets no core costs at most
  * the chunk it holds. */
-#define PETS_SELECT_CHUNK 32
+#define PETS_SELECT_CHUNK 64
 #define PETS_SELECT_RING 4096 /* positions in flight; a multiple of the chunk */
 #define PETS_SELECT_FLAGS (PETS_SELECT_RING / PETS_SELECT_CHUNK)
+/* Tasks ahead whose ring entries the booking thread prefetches. Chunks
+ * of 64 with this prefetch against chunks of 32 without, 16 threads at
+ * 2^19 on the H100, three rounds each: selection 0.048, 0.048, 0.066 s
+ * against 0.065, 0.064, 0.080 s. */
+#define PETS_SELECT_PREFETCH 3
 
 /* One chunk's flag on a cache line of its own: chunk c of the ring slot
  * is ready when gen == c + 1. */
@@ -363,6 +368,11 @@ static int pipe_book(const pets_dag *dag, select_state *st, select_pipe *pp, int
         for (int32_t k = a; k < b; k++) {
             size_t i = (size_t)(k % PETS_SELECT_RING);
             int rc = PC_OK;
+            /* the ring was written on other cores: ask for the entries of
+             * a task a few ahead now */
+            size_t i2 = (size_t)((k + PETS_SELECT_PREFETCH) % PETS_SELECT_RING) * P;
+            __builtin_prefetch(pp->rdy + i2);
+            __builtin_prefetch(pp->w + i2);
             if (pp->late[i])
                 rc = select_late(st, k, pp->rdy + i * P, err);
             if (!rc)
