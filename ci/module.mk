@@ -34,7 +34,7 @@ check-cuda-race: all tests
 
 # make mutate            mutation testing of the CPU sources (ci/mutate.py, docs/README-harness.md):
 #                        universalmutator in a venv, one worker tree per job, resumable;
-#                        MUTATE_SAMPLE=N MUTATE_SEED=S, MUTATE_FILES=..., MUTATE_JOBS=N.
+#                        MUTATE_SAMPLE=N MUTATE_SEED=S, MUTATE_PER_FILE=N, MUTATE_FILES=..., MUTATE_JOBS=N.
 #                        Not part of make check (days for the whole population).
 MUTATE_VENV ?= $(BUILD)/mutate-venv
 UNIVERSALMUTATOR ?= universalmutator==1.14.1

@@ -24,6 +24,8 @@ are run again when the domain's tests have changed since.
 
 Environment: MUTATE_JOBS (workers, default nproc), MUTATE_SAMPLE=N and
 MUTATE_SEED=S (a seeded sample of N mutants of the selected files),
+MUTATE_PER_FILE=N (instead: a seeded sample of N mutants of each file of
+more than 100 lines, for per-file scores),
 MUTATE_FILES (space or comma separated paths or globs), MUTATE_TIMEOUT
 (least seconds a suite is given, default 20; each gets 5x its unmutated
 time when that is more), MUTATE_NOCOV=1 (no gcov pass: every suite of the
@@ -168,6 +170,23 @@ def generate(path, venv, cache_dir):
     out.sort(key=lambda m: (m["line"], m["key"]))
     with open(cache, "w") as f:
         json.dump({"sha1": h, "mutants": out}, f)
+    return out
+
+
+def sample_per_file(muts, n, seed, nlines, min_lines=100):
+    """A seeded stratified sample: n mutants (or all there are) of each file
+    of more than min_lines lines, none of the shorter ones; independent of
+    the order the mutants were generated in."""
+    by_file = {}
+    for m in sorted(muts, key=lambda m: m["key"]):
+        by_file.setdefault(m["file"], []).append(m)
+    out = []
+    for f in sorted(by_file):
+        if nlines.get(f, 0) <= min_lines:
+            continue
+        ms = by_file[f]
+        rng = random.Random("%d:%s" % (seed, f))
+        out.extend(ms if len(ms) <= n else rng.sample(ms, n))
     return out
 
 
@@ -510,7 +529,12 @@ def main():
         "%s %d" % (d, sum(population[f] for f in files if file_domain(f) == d))
         for d in DOMAINS)))
     chosen = muts
-    if sample and sample < len(muts):
+    per_file = int(os.environ.get("MUTATE_PER_FILE") or 0)
+    if per_file:
+        chosen = sample_per_file(muts, per_file, seed, nlines)
+        log("per-file sample: %d of each file over 100 lines, %d in all (MUTATE_SEED=%d)"
+            % (per_file, len(chosen), seed))
+    elif sample and sample < len(muts):
         chosen = random.Random(seed).sample(sorted(muts, key=lambda m: m["key"]), sample)
         log("seeded sample: %d of %d (MUTATE_SEED=%d)" % (sample, len(muts), seed))
 

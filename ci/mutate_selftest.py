@@ -56,6 +56,13 @@ muts = [{"key": "%016x" % i} for i in range(500)]
 s1 = random.Random(7).sample(sorted(muts, key=lambda m: m["key"]), 20)
 s2 = random.Random(7).sample(sorted(reversed(muts), key=lambda m: m["key"]), 20)
 check("a seeded sample does not depend on generation order", s1 == s2)
+pm = [{"key": "%04d" % i, "file": f} for i, f in enumerate(["a.c"] * 30 + ["b.c"] * 3 + ["c.c"] * 9)]
+pf1 = mu.sample_per_file(pm, 5, 7, {"a.c": 300, "b.c": 150, "c.c": 90})
+pf2 = mu.sample_per_file(list(reversed(pm)), 5, 7, {"a.c": 300, "b.c": 150, "c.c": 90})
+check("per-file sample: n of each long file, all of a small population, no short file",
+      pf1 == pf2 and [m["file"] for m in pf1].count("a.c") == 5 and
+      [m["file"] for m in pf1].count("b.c") == 3 and "c.c" not in [m["file"] for m in pf1],
+      repr([m["file"] for m in pf1]))
 
 with tempfile.TemporaryDirectory() as tmp:
     eq = os.path.join(tmp, "eq.txt")
