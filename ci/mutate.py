@@ -358,8 +358,10 @@ class Worker:
         open(dirty, "w").close()
 
     def make(self, targets, timeout=600):
+        # CUDA=0 as in the gcov pass: the mutated sources are host code, and
+        # on a machine with nvcc each worker would build the device code too
         return subprocess.run(["make", "--no-print-directory", "-s", "BUILD=" + self.build,
-                               "WERROR=", "MAN="] + targets, cwd=self.dir,
+                               "CUDA=0", "WERROR=", "MAN="] + targets, cwd=self.dir,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               timeout=timeout)
 
