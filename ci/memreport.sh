@@ -35,6 +35,13 @@ while IFS= read -r line; do
     echo "memreport: generating $INPUTS/$input"
     eval "$gen" >/dev/null || { echo "memreport: $name: generating $input failed"; status=1; continue; }
   fi
+  # leading VAR=value words of a run are its environment: they go before
+  # valgrind (which would take the first one for the program to run)
+  pre=
+  while [[ $run =~ ^([A-Za-z_][A-Za-z0-9_]*=[^[:space:]]*)[[:space:]]+(.*)$ ]]; do
+    pre="$pre ${BASH_REMATCH[1]}"
+    run=${BASH_REMATCH[2]}
+  done
   out=report/memory/$name.massif
   start=$(date +%s)
   if [ "$warm" = warm ]; then
@@ -42,11 +49,11 @@ while IFS= read -r line; do
     # code on first use (PoCL's kernel cache, keyed by the CPU it sees,
     # which under valgrind is not the host's) does it here, not under
     # massif, where LLVM compiling takes tens of minutes
-    eval "valgrind --tool=none --log-file=report/memory/$name.warm.log $run" \
+    eval "$pre valgrind --tool=none --log-file=report/memory/$name.warm.log $run" \
       >report/memory/$name.warm.out 2>&1 || echo "memreport: $name: warm-up run failed"
   fi
   # a case's own massif options come last, so they override the defaults
-  eval "${MASSIF[*]} $opts --massif-out-file=$out --log-file=report/memory/$name.vg.log $run" \
+  eval "$pre ${MASSIF[*]} $opts --massif-out-file=$out --log-file=report/memory/$name.vg.log $run" \
     >report/memory/$name.out 2>&1
   rc=$?
   echo "memreport: $name ($(( $(date +%s) - start )) s, exit $rc)"
