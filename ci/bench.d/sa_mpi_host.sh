@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The distributed suffix-array targets on one many-core host:
 #   ci/bench.d/sa_mpi_host.sh [BUILD]          (BUILD defaults to build)
-# generates 64 MiB of Markov text (`gen text --kind text`) and a 1 MiB
+# generates 64 MiB of Markov text (`gen text --kind text`, trained on the
+# shared English texts when $PARCHECK_DATA/texts (default ../shared/data)
+# has them: order-5 English, the text of the targets) and a 1 MiB
 # random block repeated 64 times (`--kind repeat`), builds the reference
 # SA once with `parcheck sa --impl sais` (checked by the oracles), then runs
 # dc3-mpi (parcheck-sa-mpi --algo dc3, one thread per rank) at np = 1 2 4
@@ -41,7 +43,13 @@ MPIRUN=(mpirun --oversubscribe -x OMP_NUM_THREADS ${PARCHECK_MPIRUN_ARGS:-})
 W=$(mktemp -d /tmp/pc-sa-mpi-host-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 start=$(date +%s)
-"$P" gen text --kind text --bytes "$BYTES" --seed 1 -o "$W/text" >/dev/null || exit 2
+DATA=${PARCHECK_DATA:-../shared/data}
+train=()
+for t in alice29.txt lcet10.txt plrabn12.txt asyoulik.txt; do
+  [ -f "$DATA/texts/$t" ] && train+=(--train "$DATA/texts/$t")
+done
+[ ${#train[@]} -gt 0 ] || echo "sa_mpi_host: no English texts in $DATA/texts: the text is the generator's own model"
+"$P" gen text --kind text --bytes "$BYTES" --seed 1 ${train[@]+"${train[@]}"} -o "$W/text" >/dev/null || exit 2
 "$P" gen text --kind repeat --bytes "$BYTES" --block $((BYTES / 64)) --seed 2 -o "$W/repeat" \
   >/dev/null || exit 2
 echo "host: $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
