@@ -1,6 +1,7 @@
 /* COO <-> CSR <-> ELLPACK (padded and unpadded): exact round trips on
  * random matrices with empty rows, one dense row and rectangular shapes;
  * structural invariants; the ELLPACK size limit; allocation failures. */
+#include <stdio.h>
 #include <string.h>
 
 #include "pc_alloc.h"
@@ -101,6 +102,40 @@ START_TEST(test_unsorted_coo_gives_sorted_rows)
     ck_assert(ell.as[3] == 0 && ell.ja[3] == 2 && ell.as[4] == 0 && ell.ja[4] == 1);
     spmm_ell_free(&ell);
     mm_coo_free(&coo);
+}
+END_TEST
+
+START_TEST(test_entries_outside_the_shape_refused)
+{
+    /* one entry past each bound in turn (row -1, row = rows, col -1, col =
+     * cols) of a 3 x 4 matrix: every converter refuses it, naming the entry
+     * and the shape, and allocates nothing */
+    static const int32_t bad[4][2] = {{-1, 0}, {3, 0}, {0, -1}, {0, 4}};
+    for (int b = 0; b < 4; b++) {
+        mm_coo coo;
+        ck_assert_int_eq(mm_coo_alloc(&coo, 3, 4, 2, NULL), 0);
+        coo.row[0] = 1;
+        coo.col[0] = 1;
+        coo.val[0] = 1.0;
+        coo.row[1] = bad[b][0];
+        coo.col[1] = bad[b][1];
+        coo.val[1] = 2.0;
+        char want[64];
+        snprintf(want, sizeof want, "entry 1 (%d,%d) is outside 3x4", bad[b][0], bad[b][1]);
+        pc_error err;
+        long long before = pc_alloc_bytes();
+        spmm_csr csr;
+        spmm_ell ell;
+        spmm_ellnp np;
+        ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), PC_EINVAL);
+        ck_assert_msg(strstr(err.msg, want), "csr: %s", err.msg);
+        ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, 1, &err), PC_EINVAL);
+        ck_assert_msg(strstr(err.msg, want), "ell: %s", err.msg);
+        ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), PC_EINVAL);
+        ck_assert_msg(strstr(err.msg, want), "ellnp: %s", err.msg);
+        ck_assert_int_eq(pc_alloc_bytes(), before);
+        mm_coo_free(&coo);
+    }
 }
 END_TEST
 
@@ -235,6 +270,7 @@ static Suite *suite_spmm_convert(void)
     TCase *tc = pc_tcase("convert");
     tcase_add_test(tc, test_round_trips);
     tcase_add_test(tc, test_unsorted_coo_gives_sorted_rows);
+    tcase_add_test(tc, test_entries_outside_the_shape_refused);
     tcase_add_test(tc, test_ell_refuses_explosive_padding);
     tcase_add_test(tc, test_format_bytes);
     tcase_add_test(tc, test_conversions_survive_allocation_failures);
