@@ -691,6 +691,19 @@ START_TEST(test_entry_errors)
     expect_fail_at(BANNER "3 3 1\n1 1 1\n2 2 2\n", PC_EFORMAT, 4, "too many entries");
     expect_fail_at(BANNER "3 3 1\n1 1 nan\n", PC_EFORMAT, 3, "nan");
     expect_fail_at(BANNER "3 3 1\n1 1 -NaN\n", PC_EFORMAT, 3, "-NaN");
+    {
+        /* said as NaN, not as a malformed number */
+        static const char *const nans[][2] = {{"nan", "'nan'"}, {"+NAN", "'+NAN'"}, {"-nAn", "'-nAn'"}};
+        for (int k = 0; k < 3; k++) {
+            char txt[96], want[64];
+            snprintf(txt, sizeof txt, BANNER "3 3 1\n1 1 %s\n", nans[k][0]);
+            snprintf(want, sizeof want, "NaN value %s is not allowed", nans[k][1]);
+            mm_coo m;
+            pc_error err;
+            ck_assert_int_eq(read_text(txt, &m, &err), PC_EFORMAT);
+            ck_assert_msg(strstr(err.msg, want), "%s: %s", nans[k][0], err.msg);
+        }
+    }
     expect_fail_at(BANNER "3 3 1\n1 1 1e400\n", PC_ERANGE, 3, "1e400");
     expect_fail_at(BANNER "3 3 1\n1 1 -1e400\n", PC_ERANGE, 3, "-1e400");
     expect_fail_at(BANNER "3 3 1\n1 1 0x10\n", PC_EFORMAT, 3, "hex float");
