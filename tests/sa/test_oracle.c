@@ -107,6 +107,17 @@ START_TEST(rejects_wrong_lrs)
     sa_oracle_naive_lcp(uniq, 3, sa, lcp);
     ck_assert_int_eq(sa_oracle_check_lrs(uniq, 3, sa, lcp, 0, -1, -1, &err), 0);
     ck_assert_int_eq(sa_oracle_check_lrs(uniq, 3, sa, lcp, 0, 0, 1, &err), PC_EVERIFY);
+    /* an LCP array understating the repeat, with an LRS that agrees with
+     * it: "abXab" sorts X.. ab abX.. b bX.., LCP 0 0 2 0 1; with LCP[2] = 1
+     * the claimed LRS "a" at 3 and 0 is the first longest pair of that
+     * array, and its bytes match, but the repeat goes on ("ab") */
+    static const uint8_t ext[] = "abXab";
+    ck_assert_int_eq(sa_oracle_naive_sa(ext, 5, sa, &err), 0);
+    sa_oracle_naive_lcp(ext, 5, sa, lcp);
+    ck_assert_int_eq(lcp[2], 2);
+    lcp[2] = 1;
+    ck_assert_int_eq(sa_oracle_check_lrs(ext, 5, sa, lcp, 1, 3, 0, &err), PC_EVERIFY);
+    ck_assert_msg(strstr(err.msg, "extends beyond 1 bytes"), "%s", err.msg);
 }
 END_TEST
 
