@@ -155,6 +155,18 @@ START_TEST(empty_and_one_byte_texts)
     ck_assert_int_eq(rep.rule, SA_CHECK_LCP);
     ck_assert_int_eq(rep.where[0].index, 0);
     ck_assert_int_eq(rep.where[0].expected, 0);
+    /* said as an LCP error, with its counts, not as an order one */
+    ck_assert_msg(strstr(rep.why, "SA right, LCP wrong: LCP[0] = 1, expected 0; 1 of 1 entries wrong"),
+                  "%s", rep.why);
+    /* "ba": SA {0, 1} puts "ba" before "a": an inverted pair, said with its
+     * texts and the count of failing pairs */
+    static const uint8_t ba[] = "ba";
+    int32_t inv[2] = {0, 1};
+    rep = check32(ba, 2, inv, NULL);
+    ck_assert_int_eq(rep.rule, SA_CHECK_ORDER);
+    ck_assert_msg(strstr(rep.why, "are out of order") &&
+                      strstr(rep.why, "); 1 of 1 adjacent pairs fail the order test"),
+                  "%s", rep.why);
 }
 END_TEST
 
