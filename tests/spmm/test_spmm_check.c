@@ -710,6 +710,19 @@ START_TEST(test_bad_arguments_refused)
     rp[2] = rp[1];
     ck_assert_int_eq(spmm_check(&big, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
     ck_assert_msg(strstr(err.msg, "2^31 entries) at row 0") != NULL, "%s", err.msg);
+    /* a negative shape, each side, and no row pointers */
+    spmm_check_csr neg = A;
+    neg.m = -1;
+    ck_assert_int_eq(spmm_check(&neg, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "negative shape") != NULL, "%s", err.msg);
+    neg = A;
+    neg.n = -1;
+    ck_assert_int_eq(spmm_check(&neg, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "negative shape") != NULL, "%s", err.msg);
+    neg = A;
+    neg.rowptr = NULL;
+    ck_assert_int_eq(spmm_check(&neg, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "no row pointers") != NULL, "%s", err.msg);
     fx_free(&f);
 }
 END_TEST
