@@ -29,6 +29,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #include "pc_omp.h"
 
@@ -134,26 +135,41 @@ typedef struct sais_slot {
     int32_t c, v;
 } sais_slot;
 
-/* Per construction: threads, whether the rest runs on one thread
- * (SAIS_SOLO_RUNS), the largest run an induce pass shares per thread
- * (65536 entries, 512 KB of slots per thread: a run stays in the cache
- * from its gather to its writes, and a pass over 2^25 entries meets about
- * 500 / T times), and the slots of one shared run (NULL when no pass runs
- * in parallel). Runs of fewer than 1024 entries per thread are not shared:
- * each costs four barriers. */
+/* Per construction: threads, the largest run an induce pass shares per
+ * thread (65536 entries, 512 KB of slots per thread: a run stays in the
+ * cache from its gather to its writes, and a pass over 2^25 entries meets
+ * about 500 / T times), and the slots of one shared run (NULL when no pass
+ * runs in parallel). Runs of fewer than 1024 entries per thread are not
+ * shared: each costs four barriers. */
 typedef struct sais_ctx {
-    int threads, solo;
+    int threads;
     int32_t block;
     sais_slot *buf;
+    int32_t *hist, hist_k;
 } sais_ctx;
 
 /* Shared runs of a pass after which thread 0 looks, before each run, at
- * how long it has waited for the others (after the gather, after the
- * writes; with cores to run on, only the imbalance of the parts): more
- * than a quarter of the pass means they hardly get a core (a loaded
- * machine), and the rest of the construction runs on one thread
- * (x->solo), the same writes in the same order. */
+ * how much CPU time the other threads have had since the pass began: less
+ * than half of the pass's wall time on average means they hardly get a
+ * core (a loaded machine, where every barrier waits for a thread that is
+ * not running), and the rest of the pass runs on one thread, the same
+ * writes in the same order. A partner waiting at a barrier spins or
+ * yields, so on free cores its CPU time follows the wall time whatever
+ * the imbalance of the parts (an earlier test on thread 0's waiting time
+ * mistook that imbalance for load and gave up sharing on a quiet
+ * machine). */
 #define SAIS_SOLO_RUNS 8
+
+/* CPU seconds of the calling thread (0 where the clock is missing). */
+static double sais_thread_cpu(void)
+{
+#ifdef CLOCK_THREAD_CPUTIME_ID
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+    return 0;
+}
 
 /* A barrier for the nth threads of an induce pass. The passes meet four
  * times per shared run, and on a loaded machine a thread that spins while
@@ -189,7 +205,7 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
 /* 1 when the induce passes of a level of n entries run on x->threads. */
 static int sais_par(const sais_ctx *x, int32_t n)
 {
-    return x->buf && !x->solo && x->threads > 1 && n >= g_sais_par_induce_min;
+    return x->buf && x->threads > 1 && n >= g_sais_par_induce_min;
 }
 
 static int sais_reduced(int32_t *R, int32_t *SA, int32_t m, int32_t names, sais_ctx *x,
@@ -263,11 +279,19 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
     }
     /* no slots where no pass runs in parallel (the reduced strings are
      * shorter than T): small inputs stay within 13n */
-    sais_ctx x = { .threads = threads, .solo = 0, .block = g_sais_block, .buf = NULL };
+    sais_ctx x = { .threads = threads, .block = g_sais_block, .buf = NULL, .hist = NULL,
+                   .hist_k = 0 };
     if (threads > 1 && n >= g_sais_par_induce_min) {
-        x.buf = pc_malloc_array((size_t)threads * (size_t)x.block, sizeof(sais_slot));
+        /* the slots, then one histogram per thread for the levels of at
+         * most hist_k symbols: 256 at least (the bytes), up to 65536
+         * where they take at most n/4 bytes in all */
+        int64_t k = (int64_t)n / (16 * (int64_t)threads);
+        x.hist_k = k > 65536 ? 65536 : k > 256 ? (int32_t)k : 256;
+        size_t slots = (size_t)x.block + (size_t)x.hist_k / 2 + 1;
+        x.buf = pc_malloc_array((size_t)threads * slots, sizeof(sais_slot));
         if (!x.buf)
             return pc_error_nomem(err, "SA-IS induce slots");
+        x.hist = (int32_t *)(void *)(x.buf + (size_t)threads * (size_t)x.block);
     }
     int rc = sais_level_u8(T, SA, n, 256, &x, err);
     pc_free(x.buf);

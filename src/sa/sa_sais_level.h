@@ -50,27 +50,41 @@ static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, i
     }
 }
 
-/* Calls back for every LMS position p of T[0..n), right to left (so the
- * first call is the last LMS position). Types are derived in one scan. */
-#define SAIS_FOR_LMS_R2L(T, n, p, BODY)                                                  \
+/* Runs BODY for i from `from` down to `to`, with p = i + 1 and lms = 1
+ * when p is an LMS position (else 0); sn is the type of from + 1 (1 = S;
+ * suffix n-1 is L). Types are derived in the same scan without a branch:
+ * suffix i is S exactly when T[i] < T[i+1] + (i+1 is S), a tie being S
+ * when i+1 is. The bodies use lms without branching too: on text the LMS
+ * positions follow no pattern a branch predictor could learn, and the
+ * branching scans spent most of their time in mispredictions. */
+#define SAIS_SCAN_R2L(T, from, to, sn, p, lms, BODY)                                    \
     do {                                                                               \
-        int s_next_ = 0; /* type of i+1: 1 = S; n-1 is L */                            \
-        for (int32_t i_ = (n) - 2; i_ >= 0; i_--) {                                    \
-            int s_ = (T)[i_] < (T)[i_ + 1] || ((T)[i_] == (T)[i_ + 1] && s_next_);     \
-            if (!s_ && s_next_) {                                                      \
-                int32_t p = i_ + 1;                                                    \
-                BODY;                                                                  \
-            }                                                                          \
-            s_next_ = s_;                                                              \
+        int sn_ = (sn);                                                                \
+        for (int32_t i_ = (from); i_ >= (to); i_--) {                                  \
+            int s_ = (int64_t)(T)[i_] < (int64_t)(T)[i_ + 1] + sn_;                    \
+            int lms = sn_ > s_;                                                        \
+            int32_t p = i_ + 1;                                                        \
+            BODY;                                                                      \
+            sn_ = s_;                                                                  \
         }                                                                              \
     } while (0)
 
 /* Puts every LMS suffix at the end of its bucket (B = bucket ends, moved
- * down); SA must be zeroed. Returns the number of LMS suffixes. */
+ * down); SA must be zeroed. Returns the number of LMS suffixes. A position
+ * that is not LMS writes to a scratch entry instead (no branch). */
 static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t *B)
 {
-    int32_t m = 0;
-    SAIS_FOR_LMS_R2L(T, n, p, { SA[--B[T[p]]] = p; m++; });
+    int32_t m = 0, scratch = 0;
+    SAIS_SCAN_R2L(T, n - 2, 0, 0, p, lms, {
+        int32_t c = (int32_t)T[p];
+        /* the address chosen by a mask: compilers turn a conditional one
+         * back into a branch */
+        uintptr_t keep = (uintptr_t)0 - (uintptr_t)lms;
+        uintptr_t at = (uintptr_t)SA + (uintptr_t)((intptr_t)B[c] - 1) * sizeof *SA;
+        *(int32_t *)((at & keep) | ((uintptr_t)&scratch & ~keep)) = p;
+        B[c] -= lms;
+        m += lms;
+    });
     return m;
 }
 
@@ -78,9 +92,10 @@ static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int3
  * entry s > 0, the bucket of s-1 and the entry that will go there (flagged
  * when s-2 is S-type); c = -1 for an entry that induces nothing. This is
  * where the random text reads of a shared block are, done by every thread
- * on its part of the block. */
+ * on its part of the block. With h (the thread's histogram, K entries,
+ * zeroed by the caller) it also counts the entries of each bucket. */
 static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, int32_t hi,
-                              sais_slot *out)
+                              sais_slot *out, int32_t *h)
 {
     for (int32_t i = lo; i < hi; i++) {
         int32_t f = i < hi - SAIS_PF ? SA[i + SAIS_PF] : 0;
@@ -94,6 +109,8 @@ static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
             SAIS_CH c = T[j];
             o->c = (int32_t)c;
             o->v = j > 0 && T[j - 1] < c ? ~j : j;
+            if (h)
+                h[c]++;
         }
     }
 }
@@ -122,7 +139,7 @@ static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
 /* Gather of the S pass over SA[lo..hi): as gather_l, for the flagged
  * entries ~s (s-1 is S-type; flagged again when s-2 is S-type too). */
 static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, int32_t hi,
-                              sais_slot *out)
+                              sais_slot *out, int32_t *h)
 {
     for (int32_t i = hi - 1; i >= lo; i--) {
         int32_t f = i >= lo + SAIS_PF ? SA[i - SAIS_PF] : 0;
@@ -136,6 +153,8 @@ static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
             SAIS_CH c = T[j];
             o->c = (int32_t)c;
             o->v = j > 0 && T[j - 1] <= c ? ~j : j;
+            if (h)
+                h[c]++;
         }
     }
 }
@@ -235,7 +254,7 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
  * everything with one thread, are scattered directly. The writes are the
  * serial ones, so the result does not depend on the threads. L pass: the
  * sentinel's turn comes first and puts n-1 at the head of its bucket. */
-static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
+static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, int32_t *B,
                             sais_ctx *x, int spass, int unflag)
 {
     if (!spass) {
@@ -245,38 +264,67 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
     int nt = sais_par(x, n) ? x->threads : 1;
     int32_t pos = spass ? n : 0, lo = 0, hi = 0, share = x->block * nt;
     sais_slot *buf = x->buf;
+    int32_t *hist = K <= x->hist_k ? x->hist : NULL; /* per-thread histograms, or none */
     sais_barrier bar = { 0, 0 };
-    double t0 = nt > 1 ? pc_time_now() : 0, waited = 0; /* thread 0's waits */
+    /* the pass's start, the partners' CPU time in it (nanoseconds, summed)
+     * and whether the rest of it runs on thread 0 (SAIS_SOLO_RUNS) */
+    double t0 = nt > 1 ? pc_time_now() : 0;
+    int64_t partner_ns = 0;
     int32_t runs = 0;
+    int solo = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        double cpu = t > 0 ? sais_thread_cpu() : 0;
         for (;;) {
             if (t == 0) {
-                if (nth > 1 && g_sais_may_solo && ++runs >= SAIS_SOLO_RUNS
-                    && (g_sais_may_solo > 1 || waited > (pc_time_now() - t0) / 4))
-                    x->solo = 1;
-                SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, x->solo ? 1 : nth, share,
-                                       &pos, &lo, &hi);
+                if (nth > 1 && g_sais_may_solo && ++runs >= SAIS_SOLO_RUNS && !solo) {
+                    double had = 1e-9 * (double)__atomic_load_n(&partner_ns, __ATOMIC_RELAXED);
+                    if (g_sais_may_solo > 1 || had < 0.5 * (nth - 1) * (pc_time_now() - t0))
+                        solo = 1;
+                }
+                if (solo) /* the partners leave; the rest is below */
+                    lo = hi = 0;
+                else
+                    SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, nth, share, &pos, &lo,
+                                           &hi);
             }
             sais_barrier_wait(&bar, nth);
             if (lo >= hi)
                 break;
             int32_t a = lo + (int32_t)((int64_t)(hi - lo) * t / nth);
             int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (t + 1) / nth);
+            int32_t *h = hist ? hist + (size_t)t * (size_t)K : NULL;
+            if (h)
+                memset(h, 0, sizeof *h * (size_t)K);
             if (spass)
-                SAIS_FN(gather_s)(T, SA, a, b, buf + (a - lo));
+                SAIS_FN(gather_s)(T, SA, a, b, buf + (a - lo), h);
             else
-                SAIS_FN(gather_l)(T, SA, a, b, buf + (a - lo));
-            double w = t == 0 && nth > 1 ? pc_time_now() : 0;
+                SAIS_FN(gather_l)(T, SA, a, b, buf + (a - lo), h);
             sais_barrier_wait(&bar, nth);
-            if (t == 0 && nth > 1)
-                waited += pc_time_now() - w;
-            if (t == 0) {
-                /* slots in pass order; c becomes the slot */
+            if (hist) {
+                /* each thread's first slot per bucket, the parts taken in
+                 * pass order (the S pass meets the last part first and
+                 * fills a bucket downwards from its tail); the buckets are
+                 * shared out among the threads */
+                int32_t c0 = (int32_t)((int64_t)K * t / nth);
+                int32_t c1 = (int32_t)((int64_t)K * (t + 1) / nth);
+                for (int32_t c = c0; c < c1; c++) {
+                    int32_t head = B[c];
+                    for (int u = 0; u < nth; u++) {
+                        int32_t *hu = hist + (size_t)(spass ? nth - 1 - u : u) * (size_t)K;
+                        int32_t k = hu[c];
+                        hu[c] = head;
+                        head += spass ? -k : k;
+                    }
+                    B[c] = head;
+                }
+            } else if (t == 0) {
+                /* large alphabet: the slots one by one in pass order; c
+                 * becomes the slot */
                 for (int32_t k = 0; k < hi - lo; k++) {
                     sais_slot *o = &buf[spass ? hi - lo - 1 - k : k];
-                    if (SAIS_BIG_K && k + SAIS_PF < hi - lo) {
+                    if (k + SAIS_PF < hi - lo) {
                         const sais_slot *f = &buf[spass ? hi - lo - 1 - k - SAIS_PF : k + SAIS_PF];
                         if (f->c >= 0)
                             __builtin_prefetch(&B[f->c], 1);
@@ -286,19 +334,32 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
                 }
             }
             sais_barrier_wait(&bar, nth);
-            for (int32_t i = a; i < b; i++) {
-                const sais_slot *o = &buf[i - lo];
-                if (o->c < 0)
-                    continue;
-                SA[o->c] = o->v;
-                if (spass && unflag)
-                    SA[i] = ~SA[i];
+            /* the writes of the part, in pass order */
+            if (spass) {
+                for (int32_t i = b - 1; i >= a; i--) {
+                    const sais_slot *o = &buf[i - lo];
+                    if (o->c < 0)
+                        continue;
+                    SA[h ? --h[o->c] : o->c] = o->v;
+                    if (unflag)
+                        SA[i] = ~SA[i];
+                }
+            } else {
+                for (int32_t i = a; i < b; i++) {
+                    const sais_slot *o = &buf[i - lo];
+                    if (o->c >= 0)
+                        SA[h ? h[o->c]++ : o->c] = o->v;
+                }
             }
-            w = t == 0 && nth > 1 ? pc_time_now() : 0;
+            if (t > 0) {
+                double now = sais_thread_cpu();
+                __atomic_add_fetch(&partner_ns, (int64_t)(1e9 * (now - cpu)), __ATOMIC_RELAXED);
+                cpu = now;
+            }
             sais_barrier_wait(&bar, nth);
-            if (t == 0 && nth > 1)
-                waited += pc_time_now() - w;
         }
+        if (t == 0 && solo) /* the partners wait in OpenMP's barrier, not in ours */
+            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, &pos, &lo, &hi);
     }
 }
 
@@ -332,7 +393,10 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
     /* lengths up to and including the next LMS symbol; the last LMS
      * substring runs into the sentinel (one past n), so it equals no other */
     int32_t next = n;
-    SAIS_FOR_LMS_R2L(T, n, p, { W[p / 2] = next - p + 1; next = p; });
+    SAIS_SCAN_R2L(T, n - 2, 0, 0, p, lms, {
+        W[p / 2] |= (next - p + 1) & -lms; /* one LMS position per entry at most */
+        next = lms ? p : next;
+    });
     /* in parallel parts: each part names its entries from 1 (the random
      * text reads), then adds the names of the parts before it; one part
      * (one thread) is done in the first pass */
@@ -388,8 +452,16 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
 static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt)
 {
     (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
+    /* every position is written at L[j-1], kept when LMS (j moves down):
+     * no branch; the scan stops at the first LMS position */
     int32_t *L = SA + n - m, j = m;
-    SAIS_FOR_LMS_R2L(T, n, p, { L[--j] = p; });
+    int sn = 0;
+    for (int32_t i = n - 2; i >= 0 && j > 0; i--) {
+        int s = (int64_t)T[i] < (int64_t)T[i + 1] + sn;
+        L[j - 1] = i + 1;
+        j -= sn > s;
+        sn = s;
+    }
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
     for (int32_t i = 0; i < m; i++) {
         if (i < m - SAIS_PF)
@@ -440,11 +512,11 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     int32_t m = SAIS_FN(place_lms)(T, n, SA, B);
     if (m > 1) {
         sais_bucket_starts(C, B, K);
-        SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
+        SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
         if (sais_par(x, n))
             sais_empty_s_regions(SA, C, B, K);
         sais_bucket_ends(C, B, K);
-        SAIS_FN(induce)(T, SA, n, B, x, 1, 0);
+        SAIS_FN(induce)(T, SA, n, K, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
         int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_par(x, n) ? x->threads : 1, x->buf);
         if (names < m) {
@@ -479,11 +551,11 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B);
     sais_bucket_starts(C, B, K);
-    SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
+    SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
     if (sais_par(x, n))
         sais_empty_s_regions(SA, C, B, K);
     sais_bucket_ends(C, B, K);
-    SAIS_FN(induce)(T, SA, n, B, x, 1, 1);
+    SAIS_FN(induce)(T, SA, n, K, B, x, 1, 1);
     pc_free(C);
     pc_free(H);
     return PC_OK;
