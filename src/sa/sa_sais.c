@@ -28,6 +28,7 @@
  * (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -50,6 +51,9 @@
 static int32_t g_sais_par_induce_min = 1 << 20;
 static int32_t g_sais_share_min = 1024, g_sais_block = 65536;
 static int g_sais_may_solo = 1; /* 2: goes solo at the check, loaded or not */
+/* Threads from which a shared run of a large alphabet (no histograms) has
+ * its slots assigned one by one on thread 0 (see induce); 2 in the tests. */
+static int g_sais_by_entry_threads = 4;
 
 void sa_sais_test_par_min(int32_t n)
 {
@@ -58,9 +62,15 @@ void sa_sais_test_par_min(int32_t n)
     g_sais_share_min = test ? 16 : 1024;
     g_sais_block = test ? 512 : 65536;
     g_sais_may_solo = !test;
+    g_sais_by_entry_threads = test ? 2 : 4;
 }
 
 void sa_sais_test_solo(void) { g_sais_may_solo = 2; }
+
+/* Histogram capacity forced by sa_sais_test_hist (-1: by the input size). */
+static int32_t g_sais_hist_k = -1;
+
+void sa_sais_test_hist(int32_t k) { g_sais_hist_k = k < 0 ? -1 : k; }
 
 /* Reduced strings with at most this many names are sorted as uint16_t
  * (sais_reduced); sa_sais_test_narrow(0) sets it to 0 so that the tests
@@ -287,6 +297,8 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
          * where they take at most n/4 bytes in all */
         int64_t k = (int64_t)n / (16 * (int64_t)threads);
         x.hist_k = k > 65536 ? 65536 : k > 256 ? (int32_t)k : 256;
+        if (g_sais_hist_k >= 0)
+            x.hist_k = g_sais_hist_k;
         size_t slots = (size_t)x.block + (size_t)x.hist_k / 2 + 1;
         x.buf = pc_malloc_array((size_t)threads * slots, sizeof(sais_slot));
         if (!x.buf)

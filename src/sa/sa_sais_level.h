@@ -118,14 +118,16 @@ static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
 /* Scatter of the L pass over SA[lo..hi) in order: each plain entry s > 0
  * puts s-1 at the head of its bucket (B = heads, moved up), with the text
  * of the entries ahead prefetched (and, with a large alphabet, their
- * bucket heads). */
-static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t *B)
+ * bucket heads) up to SA[lim) (lim >= hi): a short run between shared ones
+ * prefetches for the runs after it, which a pass of short runs needs. */
+static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t lim,
+                               int32_t *B)
 {
     for (int32_t i = lo; i < hi; i++) {
-        int32_t f = i < hi - 2 * SAIS_PF ? SA[i + 2 * SAIS_PF] : 0;
+        int32_t f = i < lim - 2 * SAIS_PF ? SA[i + 2 * SAIS_PF] : 0;
         if (f > 0)
             __builtin_prefetch(&T[f - 1]);
-        int32_t g = SAIS_BIG_K && i < hi - SAIS_PF ? SA[i + SAIS_PF] : 0;
+        int32_t g = SAIS_BIG_K && i < lim - SAIS_PF ? SA[i + SAIS_PF] : 0;
         if (g > 0)
             __builtin_prefetch(&B[T[g - 1]], 1);
         int32_t s = SA[i];
@@ -161,15 +163,16 @@ static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
 
 /* Scatter of the S pass over SA[lo..hi), right to left: each flagged entry
  * ~s puts s-1 at the tail of its bucket (B = tails, moved down); with
- * unflag the entry is stored back as s. */
-static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t *B,
-                               int unflag)
+ * unflag the entry is stored back as s. Prefetches down to SA[lim] (lim <=
+ * lo), as scatter_l. */
+static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t lim,
+                               int32_t *B, int unflag)
 {
     for (int32_t i = hi - 1; i >= lo; i--) {
-        int32_t f = i >= lo + 2 * SAIS_PF ? SA[i - 2 * SAIS_PF] : 0;
+        int32_t f = i >= lim + 2 * SAIS_PF ? SA[i - 2 * SAIS_PF] : 0;
         if (f < 0)
             __builtin_prefetch(&T[~f - 1]);
-        int32_t g = SAIS_BIG_K && i >= lo + SAIS_PF ? SA[i - SAIS_PF] : 0;
+        int32_t g = SAIS_BIG_K && i >= lim + SAIS_PF ? SA[i - SAIS_PF] : 0;
         if (g < 0)
             __builtin_prefetch(&B[T[~g - 1]], 1);
         int32_t s = SA[i];
@@ -188,19 +191,23 @@ static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
  * scatters directly the runs of filled entries too short to share (with
  * one thread, everything left), skips empty entries, and returns in
  * [*lo, *hi) the next run of filled entries worth sharing (at most share
- * entries), or an empty range when the pass is over. */
+ * entries), or an empty range when the pass is over. A run is worth it
+ * from g_sais_share_min entries per thread, and when it has at least
+ * hist_min entries (its slots then come from per-thread histograms) or
+ * the slots may be assigned one by one (by_entry). */
 static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
-                                   int spass, int unflag, int nt, int32_t share, int32_t *pos,
-                                   int32_t *lo, int32_t *hi)
+                                   int spass, int unflag, int nt, int32_t share,
+                                   int32_t hist_min, int by_entry, int32_t *pos, int32_t *lo,
+                                   int32_t *hi)
 {
     int32_t p = *pos;
     *lo = *hi = 0;
     for (;;) {
         if (nt <= 1) { /* everything left, in one call */
             if (spass)
-                SAIS_FN(scatter_s)(T, SA, 0, p, B, unflag);
+                SAIS_FN(scatter_s)(T, SA, 0, p, 0, B, unflag);
             else
-                SAIS_FN(scatter_l)(T, SA, p, n, B);
+                SAIS_FN(scatter_l)(T, SA, p, n, n, B);
             p = spass ? 0 : n;
         }
         if (spass) {
@@ -211,13 +218,13 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
             int32_t r = p - 1;
             while (r > 0 && p - r < share && SA[r - 1] != 0)
                 r--;
-            if (p - r >= g_sais_share_min * nt) {
+            if (p - r >= g_sais_share_min * nt && (by_entry || p - r >= hist_min)) {
                 *lo = r;
                 *hi = p;
                 p = r;
                 break;
             }
-            SAIS_FN(scatter_s)(T, SA, r, p, B, unflag);
+            SAIS_FN(scatter_s)(T, SA, r, p, 0, B, unflag);
             p = r;
         } else {
             while (p < n && SA[p] == 0)
@@ -227,13 +234,13 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
             int32_t r = p + 1;
             while (r < n && r - p < share && SA[r] != 0)
                 r++;
-            if (r - p >= g_sais_share_min * nt) {
+            if (r - p >= g_sais_share_min * nt && (by_entry || r - p >= hist_min)) {
                 *lo = p;
                 *hi = r;
                 p = r;
                 break;
             }
-            SAIS_FN(scatter_l)(T, SA, p, r, B);
+            SAIS_FN(scatter_l)(T, SA, p, r, n, B);
             p = r;
         }
     }
@@ -264,7 +271,16 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     int nt = sais_par(x, n) ? x->threads : 1;
     int32_t pos = spass ? n : 0, lo = 0, hi = 0, share = x->block * nt;
     sais_slot *buf = x->buf;
-    int32_t *hist = K <= x->hist_k ? x->hist : NULL; /* per-thread histograms, or none */
+    /* per-thread histograms for the runs of at least hist_min entries
+     * (their sums cost K per run); other runs are shared only where
+     * assigning their slots one by one on thread 0 pays (by_entry: with a
+     * large alphabet that step costs about what one thread's whole pass
+     * does, 2 threads lost 20-30% on the reduced levels of text) */
+    int32_t *hist = K <= x->hist_k ? x->hist : NULL;
+    int32_t hist_min = hist ? 2 * K : INT32_MAX;
+    int by_entry = nt >= g_sais_by_entry_threads;
+    if (!hist && !by_entry)
+        nt = 1; /* no run would be shared */
     sais_barrier bar = { 0, 0 };
     /* the pass's start, the partners' CPU time in it (nanoseconds, summed)
      * and whether the rest of it runs on thread 0 (SAIS_SOLO_RUNS) */
@@ -286,15 +302,16 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 if (solo) /* the partners leave; the rest is below */
                     lo = hi = 0;
                 else
-                    SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, nth, share, &pos, &lo,
-                                           &hi);
+                    SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, nth, share, hist_min,
+                                           by_entry, &pos, &lo, &hi);
             }
             sais_barrier_wait(&bar, nth);
             if (lo >= hi)
                 break;
             int32_t a = lo + (int32_t)((int64_t)(hi - lo) * t / nth);
             int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (t + 1) / nth);
-            int32_t *h = hist ? hist + (size_t)t * (size_t)K : NULL;
+            int use_h = hi - lo >= hist_min;
+            int32_t *h = use_h ? hist + (size_t)t * (size_t)K : NULL;
             if (h)
                 memset(h, 0, sizeof *h * (size_t)K);
             if (spass)
@@ -302,7 +319,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             else
                 SAIS_FN(gather_l)(T, SA, a, b, buf + (a - lo), h);
             sais_barrier_wait(&bar, nth);
-            if (hist) {
+            if (use_h) {
                 /* each thread's first slot per bucket, the parts taken in
                  * pass order (the S pass meets the last part first and
                  * fills a bucket downwards from its tail); the buckets are
@@ -359,7 +376,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             sais_barrier_wait(&bar, nth);
         }
         if (t == 0 && solo) /* the partners wait in OpenMP's barrier, not in ours */
-            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, &pos, &lo, &hi);
+            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, by_entry,
+                                   &pos, &lo, &hi);
     }
 }
 
