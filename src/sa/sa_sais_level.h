@@ -505,12 +505,40 @@ static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int
 }
 
 /* Places the sorted LMS suffixes SA[0..m) at the ends of their buckets, in
- * order (B = bucket ends, moved down), zeroing every other entry. The i-th
- * goes to a slot >= i, so going from the last down overwrites nothing
- * still to be read. */
+ * order (B = bucket ends, moved down; C = bucket sizes), zeroing every
+ * other entry. The i-th goes to a slot >= i, so going from the last down
+ * overwrites nothing still to be read. With a byte alphabet the suffixes
+ * of one bucket are contiguous in SA[0..m) (sorted by their first
+ * symbol): each bucket's share is found by binary search and moved as a
+ * block, the highest bucket first, instead of reading the text of every
+ * suffix at random. */
 static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m,
-                                      int32_t *B)
+                                      int32_t *B, const int32_t *C, int32_t K)
 {
+    if (sizeof(SAIS_CH) == 1) {
+        int32_t hi = m;
+        for (int32_t c = K - 1; c >= 0; c--) {
+            int32_t a = 0, b = hi; /* first i in [0, hi) with T[SA[i]] >= c */
+            while (a < b) {
+                int32_t mid = a + (b - a) / 2;
+                if ((int32_t)T[SA[mid]] >= c)
+                    b = mid;
+                else
+                    a = mid + 1;
+            }
+            B[c] -= hi - a;
+            memmove(SA + B[c], SA + a, sizeof *SA * (size_t)(hi - a));
+            hi = a;
+        }
+        /* every bucket's entries below its LMS suffixes (the sources all
+         * moved by now) */
+        int32_t start = 0;
+        for (int32_t c = 0; c < K; c++) {
+            memset(SA + start, 0, sizeof *SA * (size_t)(B[c] - start));
+            start += C[c];
+        }
+        return;
+    }
     memset(SA + m, 0, sizeof *SA * (size_t)(n - m));
     for (int32_t i = m - 1; i >= 0; i--) {
         if (i >= SAIS_PF)
@@ -583,7 +611,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     if (m > 0)
         SAIS_FN(lms_positions)(T, n, SA, m, sais_par(x, n) ? x->threads : 1);
     sais_bucket_ends(C, B, K);
-    SAIS_FN(place_sorted_lms)(T, n, SA, m, B);
+    SAIS_FN(place_sorted_lms)(T, n, SA, m, B, C, K);
     sais_bucket_starts(C, B, K);
     SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
     if (sais_par(x, n))
