@@ -406,8 +406,8 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
                                  void *work)
 {
     (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
-    int32_t *W = SA + m;
-    memset(W, 0, sizeof *W * (size_t)(n - m));
+    int32_t *W = SA + m, w_end = (n - 1) / 2 + 1; /* W[p / 2], 0 < p < n */
+    memset(W, 0, sizeof *W * (size_t)w_end);
     /* lengths up to and including the next LMS symbol; the last LMS
      * substring runs into the sentinel (one past n), so it equals no other */
     int32_t next = n;
@@ -474,10 +474,16 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
             }
         }
     }
+    /* the names in text order to SA[n-m..n), without a branch (the filled
+     * entries of W follow the text's LMS positions): every entry is
+     * written at SA[j-1], at or above the one read, and kept when it is a
+     * name (j moves down); the scan stops at the m-th name */
     int32_t j = n;
-    for (int32_t i = n - 1; i >= m; i--)
-        if (SA[i] != 0)
-            SA[--j] = SA[i] - 1;
+    for (int32_t i = m + w_end - 1; i >= m && j > n - m; i--) {
+        int32_t v = SA[i];
+        SA[j - 1] = v - 1;
+        j -= v != 0;
+    }
     return names;
 }
 
