@@ -17,15 +17,16 @@
  * share SA; each level takes two bucket arrays of K int32 (K = its
  * alphabet: 256 at the top, at most m <= n/2 names below), released across
  * the recursion when large: at most 4n, so construction stays within 9n
- * (+ 512 KB of induce slots per thread from n = 2^20 on) and the Kasai LCP
- * afterwards (LCP 4n + inverse SA 4n) within 13n.
+ * (+ 512 KB of induce slots per thread and at most n/4 of histograms from
+ * n = 2^20 on) and the Kasai LCP afterwards (LCP 4n + inverse SA 4n)
+ * within 13n.
  *
  * Threads: the byte histogram is counted in parallel blocks, the naming
  * and the LMS gather in parts; an induce step reads entries that earlier
  * steps wrote, but a run of filled entries ahead of the scan is final, so
  * such runs are shared: the threads gather the random text reads of their
- * parts, thread 0 assigns the slots in pass order, the threads write
- * (sa_sais_level.h, induce). */
+ * parts and count them per bucket, the counts give each part its slots in
+ * pass order, the threads write (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
 #include <stdint.h>
@@ -46,8 +47,9 @@
  * sa_sais_test_par_min lowers it so that the tests reach the parallel
  * paths on small inputs, and with it the smallest shared run (entries per
  * thread), the entries per thread of a shared run (SAIS_BLOCK, the slots
- * taken) and whether a loaded machine may send the rest to one thread
- * (SAIS_SOLO_RUNS): the tests share many short runs, whatever the load. */
+ * taken), whether a loaded machine may send the rest to one thread
+ * (SAIS_SOLO_RUNS) and from how many threads a run's slots may be assigned
+ * one by one: the tests share many short runs, whatever the load. */
 static int32_t g_sais_par_induce_min = 1 << 20;
 static int32_t g_sais_share_min = 1024, g_sais_block = 65536;
 static int g_sais_may_solo = 1; /* 2: goes solo at the check, loaded or not */
@@ -153,6 +155,10 @@ typedef struct sais_slot {
  * shared: each costs four barriers. */
 typedef struct sais_ctx {
     int threads;
+    /* 1 when the last induce pass that shared went on alone (its partners
+     * hardly got a core): the other parallel steps (histogram, naming, LMS
+     * gather) then run on one thread too, until a pass shares to its end */
+    int loaded;
     int32_t block;
     sais_slot *buf;
     int32_t *hist, hist_k;
@@ -216,6 +222,12 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
 static int sais_par(const sais_ctx *x, int32_t n)
 {
     return x->buf && x->threads > 1 && n >= g_sais_par_induce_min;
+}
+
+/* Threads of the other parallel steps of a level of n entries. */
+static int sais_steps_threads(const sais_ctx *x, int32_t n)
+{
+    return sais_par(x, n) && !x->loaded ? x->threads : 1;
 }
 
 static int sais_reduced(int32_t *R, int32_t *SA, int32_t m, int32_t names, sais_ctx *x,
@@ -289,7 +301,7 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
     }
     /* no slots where no pass runs in parallel (the reduced strings are
      * shorter than T): small inputs stay within 13n */
-    sais_ctx x = { .threads = threads, .block = g_sais_block, .buf = NULL, .hist = NULL,
+    sais_ctx x = { .threads = threads, .loaded = 0, .block = g_sais_block, .buf = NULL, .hist = NULL,
                    .hist_k = 0 };
     if (threads > 1 && n >= g_sais_par_induce_min) {
         /* the slots, then one histogram per thread for the levels of at

@@ -379,6 +379,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, by_entry,
                                    &pos, &lo, &hi);
     }
+    if (nt > 1)
+        x->loaded = solo;
 }
 
 /* After the first S pass (flags kept, B = the S regions' starts): moves the
@@ -435,26 +437,24 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
                 __builtin_prefetch(&T[q]);
             }
             int32_t p = SA[i], len = W[p / 2];
-            int same = prev >= 0 && len == prev_len && (int64_t)p + len <= n
-                       && (int64_t)prev + len <= n;
-            int32_t k = 0;
+            int same;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            /* bytes: eight at a time (LMS substrings of text are short,
-             * and the byte loop's exit is a branch no predictor learns) */
-            if (sizeof(SAIS_CH) == 1 && same) {
-                for (; k + 8 <= len && same; k += 8)
-                    same = !memcmp(T + p + k, T + prev + k, 8);
-                if (same && k < len && (int64_t)p + k + 8 <= n && (int64_t)prev + k + 8 <= n) {
-                    uint64_t u, v;
-                    memcpy(&u, T + p + k, 8);
-                    memcpy(&v, T + prev + k, 8);
-                    same = ((u ^ v) << (8 * (8 - (len - k)))) == 0; /* the low len-k bytes */
-                    k = len;
-                }
-            }
+            /* bytes, substrings of at most 8 (most of them on text): one
+             * 8-byte compare and no branch on its outcome, which follows
+             * no pattern a predictor learns */
+            if (sizeof(SAIS_CH) == 1 && len <= 8 && prev >= 0 && p <= n - 8 && prev <= n - 8) {
+                uint64_t u, v;
+                memcpy(&u, T + p, 8);
+                memcpy(&v, T + prev, 8);
+                same = (len == prev_len) & (((u ^ v) << (8 * (8 - len))) == 0);
+            } else
 #endif
-            for (; same && k < len; k++)
-                same = T[p + k] == T[prev + k];
+            {
+                same = prev >= 0 && len == prev_len && (int64_t)p + len <= n
+                       && (int64_t)prev + len <= n;
+                for (int32_t k = 0; same && k < len; k++)
+                    same = T[p + k] == T[prev + k];
+            }
             own += !same;
             W[p / 2] = own; /* 0 marks a slot without an LMS position: fixed below */
             prev = p;
@@ -574,7 +574,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     if (rc != PC_OK)
         return rc;
     B = C + K;
-    SAIS_FN(count)(T, n, C, K, H, x->threads);
+    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, x->threads);
     sais_bucket_ends(C, B, K);
     memset(SA, 0, sizeof *SA * (size_t)n);
     int32_t m = SAIS_FN(place_lms)(T, n, SA, B);
@@ -586,7 +586,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         sais_bucket_ends(C, B, K);
         SAIS_FN(induce)(T, SA, n, K, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
-        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_par(x, n) ? x->threads : 1, x->buf);
+        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_steps_threads(x, n), x->buf);
         if (names < m) {
             int keep = sais_keep_buckets(K);
             if (!keep) {
@@ -598,7 +598,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             if (rc == PC_OK && !keep) {
                 rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
                 if (rc == PC_OK)
-                    SAIS_FN(count)(T, n, C, K, H, x->threads);
+                    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, x->threads);
             }
             if (rc != PC_OK) {
                 pc_free(C);
@@ -615,7 +615,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         SA[0] = 0; /* at most one LMS suffix: its rank is 0 */
     }
     if (m > 0)
-        SAIS_FN(lms_positions)(T, n, SA, m, sais_par(x, n) ? x->threads : 1);
+        SAIS_FN(lms_positions)(T, n, SA, m, sais_steps_threads(x, n));
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B, C, K);
     sais_bucket_starts(C, B, K);
