@@ -164,8 +164,9 @@ typedef struct sais_ctx {
     int32_t *hist, hist_k;
 } sais_ctx;
 
-/* Shared runs of a pass after which thread 0 looks, before each run, at
- * how much CPU time the other threads have had since the pass began: less
+/* Shared runs of a pass (1 after a pass that went on alone) after which
+ * thread 0 looks, before each run, at how much CPU time the other threads
+ * have had since the pass began: less
  * than half of the pass's wall time on average means they hardly get a
  * core (a loaded machine, where every barrier waits for a thread that is
  * not running), and the rest of the pass runs on one thread, the same

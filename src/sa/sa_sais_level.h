@@ -294,7 +294,10 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         double cpu = t > 0 ? sais_thread_cpu() : 0;
         for (;;) {
             if (t == 0) {
-                if (nth > 1 && g_sais_may_solo && ++runs >= SAIS_SOLO_RUNS && !solo) {
+                /* the check starts at the 2nd run after a pass that went on
+                 * alone: a loaded machine stays loaded for a while */
+                if (nth > 1 && g_sais_may_solo && ++runs >= (x->loaded ? 2 : SAIS_SOLO_RUNS)
+                    && !solo) {
                     double had = 1e-9 * (double)__atomic_load_n(&partner_ns, __ATOMIC_RELAXED);
                     if (g_sais_may_solo > 1 || had < 0.5 * (nth - 1) * (pc_time_now() - t0))
                         solo = 1;
