@@ -378,9 +378,11 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             }
             sais_barrier_wait(&bar, nth);
         }
-        if (t == 0 && solo) /* the partners wait in OpenMP's barrier, not in ours */
+        if (t == 0 && solo) { /* the partners wait in OpenMP's barrier, not in ours */
+            int32_t lo1, hi1; /* not lo, hi: the partners may still be reading them */
             SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, by_entry,
-                                   &pos, &lo, &hi);
+                                   &pos, &lo1, &hi1);
+        }
     }
     if (nt > 1)
         x->loaded = solo;
@@ -505,11 +507,17 @@ static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int
         j -= sn > s;
         sn = s;
     }
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-    for (int32_t i = 0; i < m; i++) {
-        if (i < m - SAIS_PF)
-            __builtin_prefetch(&L[SA[i + SAIS_PF]]);
-        SA[i] = L[SA[i]];
+    /* in parts, each prefetching within its own (an entry of the next
+     * part may be rewritten meanwhile) */
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int32_t lo = (int32_t)((int64_t)m * t / nth), hi = (int32_t)((int64_t)m * (t + 1) / nth);
+        for (int32_t i = lo; i < hi; i++) {
+            if (i < hi - SAIS_PF)
+                __builtin_prefetch(&L[SA[i + SAIS_PF]]);
+            SA[i] = L[SA[i]];
+        }
     }
 }
 
