@@ -215,9 +215,7 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
                 p--;
             if (p <= 0)
                 break;
-            int32_t r = p - 1;
-            while (r > 0 && p - r < share && SA[r - 1] != 0)
-                r--;
+            int32_t r = sais_prev_empty(SA, p - 1, p > share ? p - share : 0);
             if (p - r >= g_sais_share_min * nt && (by_entry || p - r >= hist_min)) {
                 *lo = r;
                 *hi = p;
@@ -231,9 +229,7 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
                 p++;
             if (p >= n)
                 break;
-            int32_t r = p + 1;
-            while (r < n && r - p < share && SA[r] != 0)
-                r++;
+            int32_t r = sais_next_empty(SA, p + 1, n - p > share ? p + share : n);
             if (r - p >= g_sais_share_min * nt && (by_entry || r - p >= hist_min)) {
                 *lo = p;
                 *hi = r;
