@@ -69,6 +69,15 @@ static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, i
         }                                                                              \
     } while (0)
 
+/* Type of suffix i of T[0..n): 1 = S, 0 = L (the last suffix is L). */
+static int SAIS_FN(type_at)(const SAIS_CH *T, int32_t n, int32_t i)
+{
+    int32_t j = i;
+    while (j + 1 < n && T[j] == T[j + 1])
+        j++;
+    return j + 1 < n && T[j] < T[j + 1];
+}
+
 /* Puts every LMS suffix at the end of its bucket (B = bucket ends, moved
  * down); SA must be zeroed. Returns the number of LMS suffixes. A position
  * that is not LMS writes to a scratch entry instead (no branch). */
@@ -412,12 +421,39 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
     int32_t *W = SA + m, w_end = (n - 1) / 2 + 1; /* W[p / 2], 0 < p < n */
     memset(W, 0, sizeof *W * (size_t)w_end);
     /* lengths up to and including the next LMS symbol; the last LMS
-     * substring runs into the sentinel (one past n), so it equals no other */
-    int32_t next = n;
-    SAIS_SCAN_R2L(T, n - 2, 0, 0, p, lms, {
-        W[p / 2] |= (next - p + 1) & -lms; /* one LMS position per entry at most */
-        next = lms ? p : next;
-    });
+     * substring runs into the sentinel (one past n), so it equals no other.
+     * In parts of even bounds (positions 2k and 2k+1 share W[k]), each
+     * scanned from the type of its last position; a part's last LMS
+     * position learns its length once every part has found its first
+     * (work: the first and last of each part, -1 for none). */
+    int32_t *ends = (int32_t *)(void *)work;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int32_t plo = (int32_t)((int64_t)n * t / nth) & ~1;
+        int32_t phi = t == nth - 1 ? n : (int32_t)((int64_t)n * (t + 1) / nth) & ~1;
+        int32_t next = nth > 1 ? -1 : n, last = -1;
+        if (phi - plo >= 2) {
+            SAIS_SCAN_R2L(T, phi - 2, plo > 0 ? plo - 1 : 0, SAIS_FN(type_at)(T, n, phi - 1), p,
+                          lms, {
+                W[p / 2] |= (next - p + 1) & -lms; /* one LMS position per entry at most */
+                last = (lms & (last < 0)) ? p : last;
+                next = lms ? p : next;
+            });
+        }
+        if (nth > 1) {
+            ends[2 * t] = next >= plo ? next : -1; /* -1 also when the part is empty */
+            ends[2 * t + 1] = last;
+#pragma omp barrier
+            if (last >= 0) {
+                int32_t after = n;
+                for (int u = t + 1; u < nth && after == n; u++)
+                    if (ends[2 * u] >= 0)
+                        after = ends[2 * u];
+                W[last / 2] = after - last + 1;
+            }
+        }
+    }
     /* in parallel parts: each part names its entries from 1 (the random
      * text reads), then adds the names of the parts before it; one part
      * (one thread) is done in the first pass */
