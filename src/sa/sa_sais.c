@@ -219,6 +219,11 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
     }
 }
 
+/* Most parts of the LMS scans whose counts a level keeps (on its stack)
+ * between naming and the LMS gather; with more threads the gather scans
+ * alone. */
+#define SAIS_MAX_PARTS 64
+
 /* The first r in [p, lim) with SA[r] == 0, else lim. Eight entries a
  * test: with threads, thread 0 alone scans every shared run for its end,
  * and the entry-by-entry loop was 10-13% of a shared pass. */

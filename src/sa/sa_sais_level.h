@@ -412,10 +412,12 @@ static int32_t SAIS_FN(collect_lms)(int32_t *SA, const int32_t *C, const int32_t
  * names, in sorted order, and the reduced string (names in text order) is
  * written to SA[n-m..n). SA[m..n) is the work space: the slot of LMS
  * position p is SA[m + p/2] (LMS positions are at least 2 apart); work
- * holds nt int32_t counters when nt > 1. Returns the number of distinct
- * names. */
+ * holds 2 nt int32_t counters when nt > 1. The length scan goes in parts
+ * (one per thread); parts[0] gets their number and parts[1..] the LMS
+ * positions of each, for lms_positions (parts[0] = 0: not recorded, more
+ * than SAIS_MAX_PARTS parts). Returns the number of distinct names. */
 static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt,
-                                 void *work)
+                                 void *work, int32_t *parts)
 {
     (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
     int32_t *W = SA + m, w_end = (n - 1) / 2 + 1; /* W[p / 2], 0 < p < n */
@@ -427,9 +429,11 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
      * position learns its length once every part has found its first
      * (work: the first and last of each part, -1 for none). */
     int32_t *ends = (int32_t *)(void *)work;
+    parts[0] = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int32_t found = 0;
         int32_t plo = (int32_t)((int64_t)n * t / nth) & ~1;
         int32_t phi = t == nth - 1 ? n : (int32_t)((int64_t)n * (t + 1) / nth) & ~1;
         int32_t next = nth > 1 ? -1 : n, last = -1;
@@ -439,11 +443,17 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
                 W[p / 2] |= (next - p + 1) & -lms; /* one LMS position per entry at most */
                 last = (lms & (last < 0)) ? p : last;
                 next = lms ? p : next;
+                found += lms;
             });
         }
         if (nth > 1) {
             ends[2 * t] = next >= plo ? next : -1; /* -1 also when the part is empty */
             ends[2 * t + 1] = last;
+            if (nth <= SAIS_MAX_PARTS) {
+                parts[1 + t] = found;
+                if (t == 0)
+                    parts[0] = nth;
+            }
 #pragma omp barrier
             if (last >= 0) {
                 int32_t after = n;
@@ -525,19 +535,35 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
 }
 
 /* SA[0..m) holds ranks into the list of LMS positions (text order): turns
- * them into positions, using SA[n-m..n) for the list. */
-static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt)
+ * them into positions, using SA[n-m..n) for the list, built by parts when
+ * name_lms recorded how many LMS positions each of its parts has (parts;
+ * the same bounds), else in one scan. */
+static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt,
+                                   const int32_t *parts)
 {
     (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
+    int32_t *L = SA + n - m;
+    int np = nt > 1 ? parts[0] : 0;
     /* every position is written at L[j-1], kept when LMS (j moves down):
-     * no branch; the scan stops at the first LMS position */
-    int32_t *L = SA + n - m, j = m;
-    int sn = 0;
-    for (int32_t i = n - 2; i >= 0 && j > 0; i--) {
-        int s = (int64_t)T[i] < (int64_t)T[i + 1] + sn;
-        L[j - 1] = i + 1;
-        j -= sn > s;
-        sn = s;
+     * no branch; a part's scan stops at its first LMS position */
+#pragma omp parallel for num_threads(nt) if (np > 1) schedule(static)
+    for (int u = 0; u < (np > 1 ? np : 1); u++) {
+        int32_t plo = 0, phi = n, j = m, before = 0;
+        int sn = 0;
+        if (np > 1) {
+            plo = (int32_t)((int64_t)n * u / np) & ~1;
+            phi = u == np - 1 ? n : (int32_t)((int64_t)n * (u + 1) / np) & ~1;
+            for (int v = 0; v < u; v++)
+                before += parts[1 + v];
+            j = before + parts[1 + u];
+            sn = phi - plo >= 2 ? SAIS_FN(type_at)(T, n, phi - 1) : 0;
+        }
+        for (int32_t i = phi - 2; i >= (plo > 0 ? plo - 1 : 0) && j > before; i--) {
+            int s = (int64_t)T[i] < (int64_t)T[i + 1] + sn;
+            L[j - 1] = i + 1;
+            j -= sn > s;
+            sn = s;
+        }
     }
     /* in parts, each prefetching within its own (an entry of the next
      * part may be rewritten meanwhile) */
@@ -613,6 +639,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         return PC_OK;
     }
     int32_t *C = NULL, *B, *H = NULL;
+    int32_t parts[1 + SAIS_MAX_PARTS] = { 0 }; /* name_lms to lms_positions */
     int rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
     if (rc != PC_OK)
         return rc;
@@ -629,7 +656,8 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         sais_bucket_ends(C, B, K);
         SAIS_FN(induce)(T, SA, n, K, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
-        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_steps_threads(x, n), x->buf);
+        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_steps_threads(x, n), x->buf,
+                                          parts);
         if (names < m) {
             int keep = sais_keep_buckets(K);
             if (!keep) {
@@ -658,7 +686,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         SA[0] = 0; /* at most one LMS suffix: its rank is 0 */
     }
     if (m > 0)
-        SAIS_FN(lms_positions)(T, n, SA, m, sais_steps_threads(x, n));
+        SAIS_FN(lms_positions)(T, n, SA, m, sais_steps_threads(x, n), parts);
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B, C, K);
     sais_bucket_starts(C, B, K);
