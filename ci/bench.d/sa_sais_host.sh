@@ -16,7 +16,9 @@
 # Knobs: SA_HOST_THREADS (default "1 8 16"), SA_HOST_REPS (default 3),
 # SA_HOST_KINDS (default all seven), SA_HOST_BYTES (default 33554432: the
 # size of the classes but text, half the repeat's; smaller for a smoke
-# run; the targets hold at the defaults only). Run by `make bench` too, where it
+# run; the targets hold at the defaults only), SA_HOST_REPEAT_BYTES (the
+# repeat's size, default twice SA_HOST_BYTES; its block is a 64th of it:
+# 33554432 gives the 512 KiB block x 64 of the 2-core targets). Run by `make bench` too, where it
 # measures only on hosts of at least 8 cores (on fewer the threads would
 # share cores and measure nothing): SA_HOST_FORCE=1 runs it anyway.
 set -u
@@ -27,6 +29,7 @@ REPS=${SA_HOST_REPS:-3}
 KINDS=${SA_HOST_KINDS:-text repeat dna fibonacci thuemorse zeros longperiod}
 DATA=${PARCHECK_DATA:-../shared/data}
 B=${SA_HOST_BYTES:-33554432}
+RB=${SA_HOST_REPEAT_BYTES:-$((2 * B))}
 if [ ! -x "$P" ]; then
   echo "sa_sais_host: $P is not an executable parcheck (give the build dir)" >&2
   exit 2
@@ -73,10 +76,11 @@ for k in $KINDS; do
   f=report/inputs/sa-host-$k
   case $k in
     text) args=(--seed 1 --bytes $((B < 33554432 ? B : 32000000)) "${train[@]}") ;;
-    repeat) args=(--seed 2 --bytes $((2 * B)) --block $((2 * B / 64))) ;;
+    repeat) args=(--seed 2 --bytes "$RB" --block $((RB / 64))) ;;
     *) args=(--seed 3 --bytes "$B") ;;
   esac
   f=$f-$B
+  [ "$k" = repeat ] && f=$f-$RB
   [ -f "$f" ] || "$P" gen text --kind "$k" "${args[@]}" -o "$f" >/dev/null || { status=1; continue; }
   line=$(printf '%-11s' "$k")
   for t in $THREADS; do

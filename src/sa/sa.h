@@ -93,6 +93,12 @@ void sa_sais_test_narrow(int on);
  * the load; sa_sais_test_par_min (any value) undoes it. Not thread-safe. */
 void sa_sais_test_solo(void);
 
+/* Test hook: the shared induce runs of sais take their slots from per-thread
+ * histograms on the levels of at most k symbols (k >= 0; -1: the default,
+ * 256 to 65536 by the input's size), so that tests reach both ways of
+ * assigning slots. Not thread-safe; set it before building. */
+void sa_sais_test_hist(int32_t k);
+
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                         pc_error *err);

@@ -17,18 +17,21 @@
  * share SA; each level takes two bucket arrays of K int32 (K = its
  * alphabet: 256 at the top, at most m <= n/2 names below), released across
  * the recursion when large: at most 4n, so construction stays within 9n
- * (+ 512 KB of induce slots per thread from n = 2^20 on) and the Kasai LCP
- * afterwards (LCP 4n + inverse SA 4n) within 13n.
+ * (+ 512 KB of induce slots per thread and at most n/4 of histograms from
+ * n = 2^20 on) and the Kasai LCP afterwards (LCP 4n + inverse SA 4n)
+ * within 13n.
  *
  * Threads: the byte histogram is counted in parallel blocks, the naming
  * and the LMS gather in parts; an induce step reads entries that earlier
  * steps wrote, but a run of filled entries ahead of the scan is final, so
  * such runs are shared: the threads gather the random text reads of their
- * parts, thread 0 assigns the slots in pass order, the threads write
- * (sa_sais_level.h, induce). */
+ * parts and count them per bucket, the counts give each part its slots in
+ * pass order, the threads write (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "pc_omp.h"
 
@@ -44,11 +47,15 @@
  * sa_sais_test_par_min lowers it so that the tests reach the parallel
  * paths on small inputs, and with it the smallest shared run (entries per
  * thread), the entries per thread of a shared run (SAIS_BLOCK, the slots
- * taken) and whether a loaded machine may send the rest to one thread
- * (SAIS_SOLO_RUNS): the tests share many short runs, whatever the load. */
+ * taken), whether a loaded machine may send the rest to one thread
+ * (SAIS_SOLO_RUNS) and from how many threads a run's slots may be assigned
+ * one by one: the tests share many short runs, whatever the load. */
 static int32_t g_sais_par_induce_min = 1 << 20;
 static int32_t g_sais_share_min = 1024, g_sais_block = 65536;
 static int g_sais_may_solo = 1; /* 2: goes solo at the check, loaded or not */
+/* Threads from which a shared run of a large alphabet (no histograms) has
+ * its slots assigned one by one on thread 0 (see induce); 2 in the tests. */
+static int g_sais_by_entry_threads = 4;
 
 void sa_sais_test_par_min(int32_t n)
 {
@@ -57,9 +64,15 @@ void sa_sais_test_par_min(int32_t n)
     g_sais_share_min = test ? 16 : 1024;
     g_sais_block = test ? 512 : 65536;
     g_sais_may_solo = !test;
+    g_sais_by_entry_threads = test ? 2 : 4;
 }
 
 void sa_sais_test_solo(void) { g_sais_may_solo = 2; }
+
+/* Histogram capacity forced by sa_sais_test_hist (-1: by the input size). */
+static int32_t g_sais_hist_k = -1;
+
+void sa_sais_test_hist(int32_t k) { g_sais_hist_k = k < 0 ? -1 : k; }
 
 /* Reduced strings with at most this many names are sorted as uint16_t
  * (sais_reduced); sa_sais_test_narrow(0) sets it to 0 so that the tests
@@ -134,26 +147,46 @@ typedef struct sais_slot {
     int32_t c, v;
 } sais_slot;
 
-/* Per construction: threads, whether the rest runs on one thread
- * (SAIS_SOLO_RUNS), the largest run an induce pass shares per thread
- * (65536 entries, 512 KB of slots per thread: a run stays in the cache
- * from its gather to its writes, and a pass over 2^25 entries meets about
- * 500 / T times), and the slots of one shared run (NULL when no pass runs
- * in parallel). Runs of fewer than 1024 entries per thread are not shared:
- * each costs four barriers. */
+/* Per construction: threads, the largest run an induce pass shares per
+ * thread (65536 entries, 512 KB of slots per thread: a run stays in the
+ * cache from its gather to its writes, and a pass over 2^25 entries meets
+ * about 500 / T times), and the slots of one shared run (NULL when no pass
+ * runs in parallel). Runs of fewer than 1024 entries per thread are not
+ * shared: each costs four barriers. */
 typedef struct sais_ctx {
-    int threads, solo;
+    int threads;
+    /* 1 when the last induce pass that shared went on alone (its partners
+     * hardly got a core): the other parallel steps (histogram, naming, LMS
+     * gather) then run on one thread too, until a pass shares to its end */
+    int loaded;
     int32_t block;
     sais_slot *buf;
+    int32_t *hist, hist_k;
 } sais_ctx;
 
-/* Shared runs of a pass after which thread 0 looks, before each run, at
- * how long it has waited for the others (after the gather, after the
- * writes; with cores to run on, only the imbalance of the parts): more
- * than a quarter of the pass means they hardly get a core (a loaded
- * machine), and the rest of the construction runs on one thread
- * (x->solo), the same writes in the same order. */
+/* Shared runs of a pass (1 after a pass that went on alone) after which
+ * thread 0 looks, before each run, at how much CPU time the other threads
+ * have had since the pass began: less
+ * than half of the pass's wall time on average means they hardly get a
+ * core (a loaded machine, where every barrier waits for a thread that is
+ * not running), and the rest of the pass runs on one thread, the same
+ * writes in the same order. A partner waiting at a barrier spins or
+ * yields, so on free cores its CPU time follows the wall time whatever
+ * the imbalance of the parts (an earlier test on thread 0's waiting time
+ * mistook that imbalance for load and gave up sharing on a quiet
+ * machine). */
 #define SAIS_SOLO_RUNS 8
+
+/* CPU seconds of the calling thread (0 where the clock is missing). */
+static double sais_thread_cpu(void)
+{
+#ifdef CLOCK_THREAD_CPUTIME_ID
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+    return 0;
+}
 
 /* A barrier for the nth threads of an induce pass. The passes meet four
  * times per shared run, and on a loaded machine a thread that spins while
@@ -186,10 +219,56 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
     }
 }
 
+/* Most parts of the LMS scans whose counts a level keeps (on its stack)
+ * between naming and the LMS gather; with more threads the gather scans
+ * alone. */
+#define SAIS_MAX_PARTS 64
+
+/* The first r in [p, lim) with SA[r] == 0, else lim. Eight entries a
+ * test: with threads, thread 0 alone scans every shared run for its end,
+ * and the entry-by-entry loop was 10-13% of a shared pass. */
+static int32_t sais_next_empty(const int32_t *SA, int32_t p, int32_t lim)
+{
+    int32_t r = p;
+    for (; r <= lim - 8; r += 8) {
+        int z = 0;
+        for (int k = 0; k < 8; k++)
+            z |= SA[r + k] == 0;
+        if (z)
+            break;
+    }
+    while (r < lim && SA[r] != 0)
+        r++;
+    return r;
+}
+
+/* The smallest r in [lim, p] with SA[r..p) all filled, as sais_next_empty
+ * going down. */
+static int32_t sais_prev_empty(const int32_t *SA, int32_t p, int32_t lim)
+{
+    int32_t r = p;
+    for (; r >= lim + 8; r -= 8) {
+        int z = 0;
+        for (int k = 1; k <= 8; k++)
+            z |= SA[r - k] == 0;
+        if (z)
+            break;
+    }
+    while (r > lim && SA[r - 1] != 0)
+        r--;
+    return r;
+}
+
 /* 1 when the induce passes of a level of n entries run on x->threads. */
 static int sais_par(const sais_ctx *x, int32_t n)
 {
-    return x->buf && !x->solo && x->threads > 1 && n >= g_sais_par_induce_min;
+    return x->buf && x->threads > 1 && n >= g_sais_par_induce_min;
+}
+
+/* Threads of the other parallel steps of a level of n entries. */
+static int sais_steps_threads(const sais_ctx *x, int32_t n)
+{
+    return sais_par(x, n) && !x->loaded ? x->threads : 1;
 }
 
 static int sais_reduced(int32_t *R, int32_t *SA, int32_t m, int32_t names, sais_ctx *x,
@@ -263,11 +342,21 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
     }
     /* no slots where no pass runs in parallel (the reduced strings are
      * shorter than T): small inputs stay within 13n */
-    sais_ctx x = { .threads = threads, .solo = 0, .block = g_sais_block, .buf = NULL };
+    sais_ctx x = { .threads = threads, .loaded = 0, .block = g_sais_block, .buf = NULL, .hist = NULL,
+                   .hist_k = 0 };
     if (threads > 1 && n >= g_sais_par_induce_min) {
-        x.buf = pc_malloc_array((size_t)threads * (size_t)x.block, sizeof(sais_slot));
+        /* the slots, then one histogram per thread for the levels of at
+         * most hist_k symbols: 256 at least (the bytes), up to 65536
+         * where they take at most n/4 bytes in all */
+        int64_t k = (int64_t)n / (16 * (int64_t)threads);
+        x.hist_k = k > 65536 ? 65536 : k > 256 ? (int32_t)k : 256;
+        if (g_sais_hist_k >= 0)
+            x.hist_k = g_sais_hist_k;
+        size_t slots = (size_t)x.block + (size_t)x.hist_k / 2 + 1;
+        x.buf = pc_malloc_array((size_t)threads * slots, sizeof(sais_slot));
         if (!x.buf)
             return pc_error_nomem(err, "SA-IS induce slots");
+        x.hist = (int32_t *)(void *)(x.buf + (size_t)threads * (size_t)x.block);
     }
     int rc = sais_level_u8(T, SA, n, 256, &x, err);
     pc_free(x.buf);

@@ -50,27 +50,50 @@ static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, i
     }
 }
 
-/* Calls back for every LMS position p of T[0..n), right to left (so the
- * first call is the last LMS position). Types are derived in one scan. */
-#define SAIS_FOR_LMS_R2L(T, n, p, BODY)                                                  \
+/* Runs BODY for i from `from` down to `to`, with p = i + 1 and lms = 1
+ * when p is an LMS position (else 0); sn is the type of from + 1 (1 = S;
+ * suffix n-1 is L). Types are derived in the same scan without a branch:
+ * suffix i is S exactly when T[i] < T[i+1] + (i+1 is S), a tie being S
+ * when i+1 is. The bodies use lms without branching too: on text the LMS
+ * positions follow no pattern a branch predictor could learn, and the
+ * branching scans spent most of their time in mispredictions. */
+#define SAIS_SCAN_R2L(T, from, to, sn, p, lms, BODY)                                    \
     do {                                                                               \
-        int s_next_ = 0; /* type of i+1: 1 = S; n-1 is L */                            \
-        for (int32_t i_ = (n) - 2; i_ >= 0; i_--) {                                    \
-            int s_ = (T)[i_] < (T)[i_ + 1] || ((T)[i_] == (T)[i_ + 1] && s_next_);     \
-            if (!s_ && s_next_) {                                                      \
-                int32_t p = i_ + 1;                                                    \
-                BODY;                                                                  \
-            }                                                                          \
-            s_next_ = s_;                                                              \
+        int sn_ = (sn);                                                                \
+        for (int32_t i_ = (from); i_ >= (to); i_--) {                                  \
+            int s_ = (int64_t)(T)[i_] < (int64_t)(T)[i_ + 1] + sn_;                    \
+            int lms = sn_ > s_;                                                        \
+            int32_t p = i_ + 1;                                                        \
+            BODY;                                                                      \
+            sn_ = s_;                                                                  \
         }                                                                              \
     } while (0)
 
+/* Type of suffix i of T[0..n): 1 = S, 0 = L (the last suffix is L). */
+static int SAIS_FN(type_at)(const SAIS_CH *T, int32_t n, int32_t i)
+{
+    int32_t j = i;
+    while (j + 1 < n && T[j] == T[j + 1])
+        j++;
+    return j + 1 < n && T[j] < T[j + 1];
+}
+
 /* Puts every LMS suffix at the end of its bucket (B = bucket ends, moved
- * down); SA must be zeroed. Returns the number of LMS suffixes. */
+ * down); SA must be zeroed. Returns the number of LMS suffixes. A position
+ * that is not LMS writes to a scratch entry instead (no branch). */
 static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t *B)
 {
-    int32_t m = 0;
-    SAIS_FOR_LMS_R2L(T, n, p, { SA[--B[T[p]]] = p; m++; });
+    int32_t m = 0, scratch = 0;
+    SAIS_SCAN_R2L(T, n - 2, 0, 0, p, lms, {
+        int32_t c = (int32_t)T[p];
+        /* the address chosen by a mask: compilers turn a conditional one
+         * back into a branch */
+        uintptr_t keep = (uintptr_t)0 - (uintptr_t)lms;
+        uintptr_t at = (uintptr_t)SA + (uintptr_t)((intptr_t)B[c] - 1) * sizeof *SA;
+        *(int32_t *)((at & keep) | ((uintptr_t)&scratch & ~keep)) = p;
+        B[c] -= lms;
+        m += lms;
+    });
     return m;
 }
 
@@ -78,9 +101,10 @@ static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int3
  * entry s > 0, the bucket of s-1 and the entry that will go there (flagged
  * when s-2 is S-type); c = -1 for an entry that induces nothing. This is
  * where the random text reads of a shared block are, done by every thread
- * on its part of the block. */
+ * on its part of the block. With h (the thread's histogram, K entries,
+ * zeroed by the caller) it also counts the entries of each bucket. */
 static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, int32_t hi,
-                              sais_slot *out)
+                              sais_slot *out, int32_t *h)
 {
     for (int32_t i = lo; i < hi; i++) {
         int32_t f = i < hi - SAIS_PF ? SA[i + SAIS_PF] : 0;
@@ -94,6 +118,8 @@ static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
             SAIS_CH c = T[j];
             o->c = (int32_t)c;
             o->v = j > 0 && T[j - 1] < c ? ~j : j;
+            if (h)
+                h[c]++;
         }
     }
 }
@@ -101,14 +127,16 @@ static void SAIS_FN(gather_l)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
 /* Scatter of the L pass over SA[lo..hi) in order: each plain entry s > 0
  * puts s-1 at the head of its bucket (B = heads, moved up), with the text
  * of the entries ahead prefetched (and, with a large alphabet, their
- * bucket heads). */
-static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t *B)
+ * bucket heads) up to SA[lim) (lim >= hi): a short run between shared ones
+ * prefetches for the runs after it, which a pass of short runs needs. */
+static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t lim,
+                               int32_t *B)
 {
     for (int32_t i = lo; i < hi; i++) {
-        int32_t f = i < hi - 2 * SAIS_PF ? SA[i + 2 * SAIS_PF] : 0;
+        int32_t f = i < lim - 2 * SAIS_PF ? SA[i + 2 * SAIS_PF] : 0;
         if (f > 0)
             __builtin_prefetch(&T[f - 1]);
-        int32_t g = SAIS_BIG_K && i < hi - SAIS_PF ? SA[i + SAIS_PF] : 0;
+        int32_t g = SAIS_BIG_K && i < lim - SAIS_PF ? SA[i + SAIS_PF] : 0;
         if (g > 0)
             __builtin_prefetch(&B[T[g - 1]], 1);
         int32_t s = SA[i];
@@ -122,7 +150,7 @@ static void SAIS_FN(scatter_l)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
 /* Gather of the S pass over SA[lo..hi): as gather_l, for the flagged
  * entries ~s (s-1 is S-type; flagged again when s-2 is S-type too). */
 static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, int32_t hi,
-                              sais_slot *out)
+                              sais_slot *out, int32_t *h)
 {
     for (int32_t i = hi - 1; i >= lo; i--) {
         int32_t f = i >= lo + SAIS_PF ? SA[i - SAIS_PF] : 0;
@@ -136,21 +164,24 @@ static void SAIS_FN(gather_s)(const SAIS_CH *T, const int32_t *SA, int32_t lo, i
             SAIS_CH c = T[j];
             o->c = (int32_t)c;
             o->v = j > 0 && T[j - 1] <= c ? ~j : j;
+            if (h)
+                h[c]++;
         }
     }
 }
 
 /* Scatter of the S pass over SA[lo..hi), right to left: each flagged entry
  * ~s puts s-1 at the tail of its bucket (B = tails, moved down); with
- * unflag the entry is stored back as s. */
-static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t *B,
-                               int unflag)
+ * unflag the entry is stored back as s. Prefetches down to SA[lim] (lim <=
+ * lo), as scatter_l. */
+static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_t hi, int32_t lim,
+                               int32_t *B, int unflag)
 {
     for (int32_t i = hi - 1; i >= lo; i--) {
-        int32_t f = i >= lo + 2 * SAIS_PF ? SA[i - 2 * SAIS_PF] : 0;
+        int32_t f = i >= lim + 2 * SAIS_PF ? SA[i - 2 * SAIS_PF] : 0;
         if (f < 0)
             __builtin_prefetch(&T[~f - 1]);
-        int32_t g = SAIS_BIG_K && i >= lo + SAIS_PF ? SA[i - SAIS_PF] : 0;
+        int32_t g = SAIS_BIG_K && i >= lim + SAIS_PF ? SA[i - SAIS_PF] : 0;
         if (g < 0)
             __builtin_prefetch(&B[T[~g - 1]], 1);
         int32_t s = SA[i];
@@ -169,19 +200,23 @@ static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
  * scatters directly the runs of filled entries too short to share (with
  * one thread, everything left), skips empty entries, and returns in
  * [*lo, *hi) the next run of filled entries worth sharing (at most share
- * entries), or an empty range when the pass is over. */
+ * entries), or an empty range when the pass is over. A run is worth it
+ * from g_sais_share_min entries per thread, and when it has at least
+ * hist_min entries (its slots then come from per-thread histograms) or
+ * the slots may be assigned one by one (by_entry). */
 static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
-                                   int spass, int unflag, int nt, int32_t share, int32_t *pos,
-                                   int32_t *lo, int32_t *hi)
+                                   int spass, int unflag, int nt, int32_t share,
+                                   int32_t hist_min, int by_entry, int32_t *pos, int32_t *lo,
+                                   int32_t *hi)
 {
     int32_t p = *pos;
     *lo = *hi = 0;
     for (;;) {
         if (nt <= 1) { /* everything left, in one call */
             if (spass)
-                SAIS_FN(scatter_s)(T, SA, 0, p, B, unflag);
+                SAIS_FN(scatter_s)(T, SA, 0, p, 0, B, unflag);
             else
-                SAIS_FN(scatter_l)(T, SA, p, n, B);
+                SAIS_FN(scatter_l)(T, SA, p, n, n, B);
             p = spass ? 0 : n;
         }
         if (spass) {
@@ -189,32 +224,28 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
                 p--;
             if (p <= 0)
                 break;
-            int32_t r = p - 1;
-            while (r > 0 && p - r < share && SA[r - 1] != 0)
-                r--;
-            if (p - r >= g_sais_share_min * nt) {
+            int32_t r = sais_prev_empty(SA, p - 1, p > share ? p - share : 0);
+            if (p - r >= g_sais_share_min * nt && (by_entry || p - r >= hist_min)) {
                 *lo = r;
                 *hi = p;
                 p = r;
                 break;
             }
-            SAIS_FN(scatter_s)(T, SA, r, p, B, unflag);
+            SAIS_FN(scatter_s)(T, SA, r, p, 0, B, unflag);
             p = r;
         } else {
             while (p < n && SA[p] == 0)
                 p++;
             if (p >= n)
                 break;
-            int32_t r = p + 1;
-            while (r < n && r - p < share && SA[r] != 0)
-                r++;
-            if (r - p >= g_sais_share_min * nt) {
+            int32_t r = sais_next_empty(SA, p + 1, n - p > share ? p + share : n);
+            if (r - p >= g_sais_share_min * nt && (by_entry || r - p >= hist_min)) {
                 *lo = p;
                 *hi = r;
                 p = r;
                 break;
             }
-            SAIS_FN(scatter_l)(T, SA, p, r, B);
+            SAIS_FN(scatter_l)(T, SA, p, r, n, B);
             p = r;
         }
     }
@@ -235,7 +266,7 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
  * everything with one thread, are scattered directly. The writes are the
  * serial ones, so the result does not depend on the threads. L pass: the
  * sentinel's turn comes first and puts n-1 at the head of its bucket. */
-static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
+static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, int32_t *B,
                             sais_ctx *x, int spass, int unflag)
 {
     if (!spass) {
@@ -245,38 +276,80 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
     int nt = sais_par(x, n) ? x->threads : 1;
     int32_t pos = spass ? n : 0, lo = 0, hi = 0, share = x->block * nt;
     sais_slot *buf = x->buf;
+    /* per-thread histograms for the runs of at least hist_min entries
+     * (their sums cost K per run); other runs are shared only where
+     * assigning their slots one by one on thread 0 pays (by_entry: with a
+     * large alphabet that step costs about what one thread's whole pass
+     * does, 2 threads lost 20-30% on the reduced levels of text) */
+    int32_t *hist = K <= x->hist_k ? x->hist : NULL;
+    int32_t hist_min = hist ? 2 * K : INT32_MAX;
+    int by_entry = nt >= g_sais_by_entry_threads;
+    if (!hist && !by_entry)
+        nt = 1; /* no run would be shared */
     sais_barrier bar = { 0, 0 };
-    double t0 = nt > 1 ? pc_time_now() : 0, waited = 0; /* thread 0's waits */
+    /* the pass's start, the partners' CPU time in it (nanoseconds, summed)
+     * and whether the rest of it runs on thread 0 (SAIS_SOLO_RUNS) */
+    double t0 = nt > 1 ? pc_time_now() : 0;
+    int64_t partner_ns = 0;
     int32_t runs = 0;
+    int solo = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        double cpu = t > 0 ? sais_thread_cpu() : 0;
         for (;;) {
             if (t == 0) {
-                if (nth > 1 && g_sais_may_solo && ++runs >= SAIS_SOLO_RUNS
-                    && (g_sais_may_solo > 1 || waited > (pc_time_now() - t0) / 4))
-                    x->solo = 1;
-                SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, x->solo ? 1 : nth, share,
-                                       &pos, &lo, &hi);
+                /* the check starts at the 2nd run after a pass that went on
+                 * alone: a loaded machine stays loaded for a while */
+                if (nth > 1 && g_sais_may_solo && ++runs >= (x->loaded ? 2 : SAIS_SOLO_RUNS)
+                    && !solo) {
+                    double had = 1e-9 * (double)__atomic_load_n(&partner_ns, __ATOMIC_RELAXED);
+                    if (g_sais_may_solo > 1 || had < 0.5 * (nth - 1) * (pc_time_now() - t0))
+                        solo = 1;
+                }
+                if (solo) /* the partners leave; the rest is below */
+                    lo = hi = 0;
+                else
+                    SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, nth, share, hist_min,
+                                           by_entry, &pos, &lo, &hi);
             }
             sais_barrier_wait(&bar, nth);
             if (lo >= hi)
                 break;
             int32_t a = lo + (int32_t)((int64_t)(hi - lo) * t / nth);
             int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (t + 1) / nth);
+            int use_h = hi - lo >= hist_min;
+            int32_t *h = use_h ? hist + (size_t)t * (size_t)K : NULL;
+            if (h)
+                memset(h, 0, sizeof *h * (size_t)K);
             if (spass)
-                SAIS_FN(gather_s)(T, SA, a, b, buf + (a - lo));
+                SAIS_FN(gather_s)(T, SA, a, b, buf + (a - lo), h);
             else
-                SAIS_FN(gather_l)(T, SA, a, b, buf + (a - lo));
-            double w = t == 0 && nth > 1 ? pc_time_now() : 0;
+                SAIS_FN(gather_l)(T, SA, a, b, buf + (a - lo), h);
             sais_barrier_wait(&bar, nth);
-            if (t == 0 && nth > 1)
-                waited += pc_time_now() - w;
-            if (t == 0) {
-                /* slots in pass order; c becomes the slot */
+            if (use_h) {
+                /* each thread's first slot per bucket, the parts taken in
+                 * pass order (the S pass meets the last part first and
+                 * fills a bucket downwards from its tail); the buckets are
+                 * shared out among the threads */
+                int32_t c0 = (int32_t)((int64_t)K * t / nth);
+                int32_t c1 = (int32_t)((int64_t)K * (t + 1) / nth);
+                for (int32_t c = c0; c < c1; c++) {
+                    int32_t head = B[c];
+                    for (int u = 0; u < nth; u++) {
+                        int32_t *hu = hist + (size_t)(spass ? nth - 1 - u : u) * (size_t)K;
+                        int32_t k = hu[c];
+                        hu[c] = head;
+                        head += spass ? -k : k;
+                    }
+                    B[c] = head;
+                }
+            } else if (t == 0) {
+                /* large alphabet: the slots one by one in pass order; c
+                 * becomes the slot */
                 for (int32_t k = 0; k < hi - lo; k++) {
                     sais_slot *o = &buf[spass ? hi - lo - 1 - k : k];
-                    if (SAIS_BIG_K && k + SAIS_PF < hi - lo) {
+                    if (k + SAIS_PF < hi - lo) {
                         const sais_slot *f = &buf[spass ? hi - lo - 1 - k - SAIS_PF : k + SAIS_PF];
                         if (f->c >= 0)
                             __builtin_prefetch(&B[f->c], 1);
@@ -286,20 +359,38 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B
                 }
             }
             sais_barrier_wait(&bar, nth);
-            for (int32_t i = a; i < b; i++) {
-                const sais_slot *o = &buf[i - lo];
-                if (o->c < 0)
-                    continue;
-                SA[o->c] = o->v;
-                if (spass && unflag)
-                    SA[i] = ~SA[i];
+            /* the writes of the part, in pass order */
+            if (spass) {
+                for (int32_t i = b - 1; i >= a; i--) {
+                    const sais_slot *o = &buf[i - lo];
+                    if (o->c < 0)
+                        continue;
+                    SA[h ? --h[o->c] : o->c] = o->v;
+                    if (unflag)
+                        SA[i] = ~SA[i];
+                }
+            } else {
+                for (int32_t i = a; i < b; i++) {
+                    const sais_slot *o = &buf[i - lo];
+                    if (o->c >= 0)
+                        SA[h ? h[o->c]++ : o->c] = o->v;
+                }
             }
-            w = t == 0 && nth > 1 ? pc_time_now() : 0;
+            if (t > 0) {
+                double now = sais_thread_cpu();
+                __atomic_add_fetch(&partner_ns, (int64_t)(1e9 * (now - cpu)), __ATOMIC_RELAXED);
+                cpu = now;
+            }
             sais_barrier_wait(&bar, nth);
-            if (t == 0 && nth > 1)
-                waited += pc_time_now() - w;
+        }
+        if (t == 0 && solo) { /* the partners wait in OpenMP's barrier, not in ours */
+            int32_t lo1, hi1; /* not lo, hi: the partners may still be reading them */
+            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, by_entry,
+                                   &pos, &lo1, &hi1);
         }
     }
+    if (nt > 1)
+        x->loaded = solo;
 }
 
 /* After the first S pass (flags kept, B = the S regions' starts): moves the
@@ -321,18 +412,58 @@ static int32_t SAIS_FN(collect_lms)(int32_t *SA, const int32_t *C, const int32_t
  * names, in sorted order, and the reduced string (names in text order) is
  * written to SA[n-m..n). SA[m..n) is the work space: the slot of LMS
  * position p is SA[m + p/2] (LMS positions are at least 2 apart); work
- * holds nt int32_t counters when nt > 1. Returns the number of distinct
- * names. */
+ * holds 2 nt int32_t counters when nt > 1. The length scan goes in parts
+ * (one per thread); parts[0] gets their number and parts[1..] the LMS
+ * positions of each, for lms_positions (parts[0] = 0: not recorded, more
+ * than SAIS_MAX_PARTS parts). Returns the number of distinct names. */
 static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt,
-                                 void *work)
+                                 void *work, int32_t *parts)
 {
     (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
-    int32_t *W = SA + m;
-    memset(W, 0, sizeof *W * (size_t)(n - m));
+    int32_t *W = SA + m, w_end = (n - 1) / 2 + 1; /* W[p / 2], 0 < p < n */
+    memset(W, 0, sizeof *W * (size_t)w_end);
     /* lengths up to and including the next LMS symbol; the last LMS
-     * substring runs into the sentinel (one past n), so it equals no other */
-    int32_t next = n;
-    SAIS_FOR_LMS_R2L(T, n, p, { W[p / 2] = next - p + 1; next = p; });
+     * substring runs into the sentinel (one past n), so it equals no other.
+     * In parts of even bounds (positions 2k and 2k+1 share W[k]), each
+     * scanned from the type of its last position; a part's last LMS
+     * position learns its length once every part has found its first
+     * (work: the first and last of each part, -1 for none). */
+    int32_t *ends = (int32_t *)(void *)work;
+    parts[0] = 0;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int32_t found = 0;
+        int32_t plo = (int32_t)((int64_t)n * t / nth) & ~1;
+        int32_t phi = t == nth - 1 ? n : (int32_t)((int64_t)n * (t + 1) / nth) & ~1;
+        int32_t next = nth > 1 ? -1 : n, last = -1;
+        if (phi - plo >= 2) {
+            SAIS_SCAN_R2L(T, phi - 2, plo > 0 ? plo - 1 : 0, SAIS_FN(type_at)(T, n, phi - 1), p,
+                          lms, {
+                W[p / 2] |= (next - p + 1) & -lms; /* one LMS position per entry at most */
+                last = (lms & (last < 0)) ? p : last;
+                next = lms ? p : next;
+                found += lms;
+            });
+        }
+        if (nth > 1) {
+            ends[2 * t] = next >= plo ? next : -1; /* -1 also when the part is empty */
+            ends[2 * t + 1] = last;
+            if (nth <= SAIS_MAX_PARTS) {
+                parts[1 + t] = found;
+                if (t == 0)
+                    parts[0] = nth;
+            }
+#pragma omp barrier
+            if (last >= 0) {
+                int32_t after = n;
+                for (int u = t + 1; u < nth && after == n; u++)
+                    if (ends[2 * u] >= 0)
+                        after = ends[2 * u];
+                W[last / 2] = after - last + 1;
+            }
+        }
+    }
     /* in parallel parts: each part names its entries from 1 (the random
      * text reads), then adds the names of the parts before it; one part
      * (one thread) is done in the first pass */
@@ -353,10 +484,24 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
                 __builtin_prefetch(&T[q]);
             }
             int32_t p = SA[i], len = W[p / 2];
-            int same = prev >= 0 && len == prev_len && (int64_t)p + len <= n
+            int same;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* bytes, substrings of at most 8 (most of them on text): one
+             * 8-byte compare and no branch on its outcome, which follows
+             * no pattern a predictor learns */
+            if (sizeof(SAIS_CH) == 1 && len <= 8 && prev >= 0 && p <= n - 8 && prev <= n - 8) {
+                uint64_t u, v;
+                memcpy(&u, T + p, 8);
+                memcpy(&v, T + prev, 8);
+                same = (len == prev_len) & (((u ^ v) << (8 * (8 - len))) == 0);
+            } else
+#endif
+            {
+                same = prev >= 0 && len == prev_len && (int64_t)p + len <= n
                        && (int64_t)prev + len <= n;
-            for (int32_t k = 0; same && k < len; k++)
-                same = T[p + k] == T[prev + k];
+                for (int32_t k = 0; same && k < len; k++)
+                    same = T[p + k] == T[prev + k];
+            }
             own += !same;
             W[p / 2] = own; /* 0 marks a slot without an LMS position: fixed below */
             prev = p;
@@ -376,35 +521,99 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
             }
         }
     }
+    /* the names in text order to SA[n-m..n), without a branch (the filled
+     * entries of W follow the text's LMS positions): every entry is
+     * written at SA[j-1], at or above the one read, and kept when it is a
+     * name (j moves down); the scan stops at the m-th name */
     int32_t j = n;
-    for (int32_t i = n - 1; i >= m; i--)
-        if (SA[i] != 0)
-            SA[--j] = SA[i] - 1;
+    for (int32_t i = m + w_end - 1; i >= m && j > n - m; i--) {
+        int32_t v = SA[i];
+        SA[j - 1] = v - 1;
+        j -= v != 0;
+    }
     return names;
 }
 
 /* SA[0..m) holds ranks into the list of LMS positions (text order): turns
- * them into positions, using SA[n-m..n) for the list. */
-static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt)
+ * them into positions, using SA[n-m..n) for the list, built by parts when
+ * name_lms recorded how many LMS positions each of its parts has (parts;
+ * the same bounds), else in one scan. */
+static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m, int nt,
+                                   const int32_t *parts)
 {
     (void)nt; /* read only by OpenMP pragmas: unused without OpenMP */
-    int32_t *L = SA + n - m, j = m;
-    SAIS_FOR_LMS_R2L(T, n, p, { L[--j] = p; });
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-    for (int32_t i = 0; i < m; i++) {
-        if (i < m - SAIS_PF)
-            __builtin_prefetch(&L[SA[i + SAIS_PF]]);
-        SA[i] = L[SA[i]];
+    int32_t *L = SA + n - m;
+    int np = nt > 1 ? parts[0] : 0;
+    /* every position is written at L[j-1], kept when LMS (j moves down):
+     * no branch; a part's scan stops at its first LMS position */
+#pragma omp parallel for num_threads(nt) if (np > 1) schedule(static)
+    for (int u = 0; u < (np > 1 ? np : 1); u++) {
+        int32_t plo = 0, phi = n, j = m, before = 0;
+        int sn = 0;
+        if (np > 1) {
+            plo = (int32_t)((int64_t)n * u / np) & ~1;
+            phi = u == np - 1 ? n : (int32_t)((int64_t)n * (u + 1) / np) & ~1;
+            for (int v = 0; v < u; v++)
+                before += parts[1 + v];
+            j = before + parts[1 + u];
+            sn = phi - plo >= 2 ? SAIS_FN(type_at)(T, n, phi - 1) : 0;
+        }
+        for (int32_t i = phi - 2; i >= (plo > 0 ? plo - 1 : 0) && j > before; i--) {
+            int s = (int64_t)T[i] < (int64_t)T[i + 1] + sn;
+            L[j - 1] = i + 1;
+            j -= sn > s;
+            sn = s;
+        }
+    }
+    /* in parts, each prefetching within its own (an entry of the next
+     * part may be rewritten meanwhile) */
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int32_t lo = (int32_t)((int64_t)m * t / nth), hi = (int32_t)((int64_t)m * (t + 1) / nth);
+        for (int32_t i = lo; i < hi; i++) {
+            if (i < hi - SAIS_PF)
+                __builtin_prefetch(&L[SA[i + SAIS_PF]]);
+            SA[i] = L[SA[i]];
+        }
     }
 }
 
 /* Places the sorted LMS suffixes SA[0..m) at the ends of their buckets, in
- * order (B = bucket ends, moved down), zeroing every other entry. The i-th
- * goes to a slot >= i, so going from the last down overwrites nothing
- * still to be read. */
+ * order (B = bucket ends, moved down; C = bucket sizes), zeroing every
+ * other entry. The i-th goes to a slot >= i, so going from the last down
+ * overwrites nothing still to be read. With a byte alphabet the suffixes
+ * of one bucket are contiguous in SA[0..m) (sorted by their first
+ * symbol): each bucket's share is found by binary search and moved as a
+ * block, the highest bucket first, instead of reading the text of every
+ * suffix at random. */
 static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m,
-                                      int32_t *B)
+                                      int32_t *B, const int32_t *C, int32_t K)
 {
+    if (sizeof(SAIS_CH) == 1) {
+        int32_t hi = m;
+        for (int32_t c = K - 1; c >= 0; c--) {
+            int32_t a = 0, b = hi; /* first i in [0, hi) with T[SA[i]] >= c */
+            while (a < b) {
+                int32_t mid = a + (b - a) / 2;
+                if ((int32_t)T[SA[mid]] >= c)
+                    b = mid;
+                else
+                    a = mid + 1;
+            }
+            B[c] -= hi - a;
+            memmove(SA + B[c], SA + a, sizeof *SA * (size_t)(hi - a));
+            hi = a;
+        }
+        /* every bucket's entries below its LMS suffixes (the sources all
+         * moved by now) */
+        int32_t start = 0;
+        for (int32_t c = 0; c < K; c++) {
+            memset(SA + start, 0, sizeof *SA * (size_t)(B[c] - start));
+            start += C[c];
+        }
+        return;
+    }
     memset(SA + m, 0, sizeof *SA * (size_t)(n - m));
     for (int32_t i = m - 1; i >= 0; i--) {
         if (i >= SAIS_PF)
@@ -430,23 +639,25 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         return PC_OK;
     }
     int32_t *C = NULL, *B, *H = NULL;
+    int32_t parts[1 + SAIS_MAX_PARTS] = { 0 }; /* name_lms to lms_positions */
     int rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
     if (rc != PC_OK)
         return rc;
     B = C + K;
-    SAIS_FN(count)(T, n, C, K, H, x->threads);
+    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, x->threads);
     sais_bucket_ends(C, B, K);
     memset(SA, 0, sizeof *SA * (size_t)n);
     int32_t m = SAIS_FN(place_lms)(T, n, SA, B);
     if (m > 1) {
         sais_bucket_starts(C, B, K);
-        SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
+        SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
         if (sais_par(x, n))
             sais_empty_s_regions(SA, C, B, K);
         sais_bucket_ends(C, B, K);
-        SAIS_FN(induce)(T, SA, n, B, x, 1, 0);
+        SAIS_FN(induce)(T, SA, n, K, B, x, 1, 0);
         m = SAIS_FN(collect_lms)(SA, C, B, K);
-        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_par(x, n) ? x->threads : 1, x->buf);
+        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_steps_threads(x, n), x->buf,
+                                          parts);
         if (names < m) {
             int keep = sais_keep_buckets(K);
             if (!keep) {
@@ -458,7 +669,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             if (rc == PC_OK && !keep) {
                 rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
                 if (rc == PC_OK)
-                    SAIS_FN(count)(T, n, C, K, H, x->threads);
+                    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, x->threads);
             }
             if (rc != PC_OK) {
                 pc_free(C);
@@ -475,15 +686,15 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         SA[0] = 0; /* at most one LMS suffix: its rank is 0 */
     }
     if (m > 0)
-        SAIS_FN(lms_positions)(T, n, SA, m, sais_par(x, n) ? x->threads : 1);
+        SAIS_FN(lms_positions)(T, n, SA, m, sais_steps_threads(x, n), parts);
     sais_bucket_ends(C, B, K);
-    SAIS_FN(place_sorted_lms)(T, n, SA, m, B);
+    SAIS_FN(place_sorted_lms)(T, n, SA, m, B, C, K);
     sais_bucket_starts(C, B, K);
-    SAIS_FN(induce)(T, SA, n, B, x, 0, 0);
+    SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
     if (sais_par(x, n))
         sais_empty_s_regions(SA, C, B, K);
     sais_bucket_ends(C, B, K);
-    SAIS_FN(induce)(T, SA, n, B, x, 1, 1);
+    SAIS_FN(induce)(T, SA, n, K, B, x, 1, 1);
     pc_free(C);
     pc_free(H);
     return PC_OK;

@@ -183,6 +183,17 @@ START_TEST(sais_large_repetitive)
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais uint16 vs int32 on %s", label);
         pc_free(b);
         sa_sais_test_par_min(4096);
+        sa_sais_test_hist(0); /* every shared run's slots one by one */
+        b = build_checked("sais", T, n, 2, label);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais slots by entry on %s", label);
+        pc_free(b);
+        sa_sais_test_hist(1 << 20); /* histograms wherever the runs are long enough */
+        b = build_checked("sais", T, n, 3, label);
+        sa_sais_test_hist(-1);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais slots by histograms on %s",
+                      label);
+        pc_free(b);
+        sa_sais_test_par_min(4096);
         sa_sais_test_solo(); /* shared runs, then one thread from the 8th run */
         b = build_checked("sais", T, n, 2, label);
         sa_sais_test_par_min(0);
