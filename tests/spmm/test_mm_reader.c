@@ -579,6 +579,23 @@ END_TEST
 
 /* mm_coo_normalize: an empty matrix needs no arrays; more than 2^16
  * columns or rows (two radix digits, the high one partly used) still sort. */
+START_TEST(test_free_zeroes_and_is_safe_twice)
+{
+    /* mm_coo_free's contract: the arrays freed, the struct zeroed, and a
+     * second call (on a freed m) safe */
+    mm_coo m;
+    ck_assert_int_eq(mm_coo_alloc(&m, 3, 4, 5, NULL), 0);
+    long live = pc_alloc_live();
+    mm_coo_free(&m);
+    ck_assert_int_eq(pc_alloc_live(), live - 3);
+    ck_assert(m.row == NULL && m.col == NULL && m.val == NULL);
+    ck_assert(m.rows == 0 && m.cols == 0 && m.nnz == 0);
+    mm_coo_free(&m);
+    ck_assert_int_eq(pc_alloc_live(), live - 3);
+    mm_coo_free(NULL);
+}
+END_TEST
+
 START_TEST(test_normalize_empty_and_wide)
 {
     pc_error err;
@@ -1083,6 +1100,7 @@ static Suite *suite_mm_reader(void)
     tc = pc_tcase("buffers");
     tcase_add_test(tc, test_header_errors);
     tcase_add_test(tc, test_normalize_empty_and_wide);
+    tcase_add_test(tc, test_free_zeroes_and_is_safe_twice);
     tcase_add_test(tc, test_entry_errors);
     tcase_add_test(tc, test_permissive_syntax);
     tcase_add_test(tc, test_huge_declared_fails_fast);
