@@ -4,17 +4,22 @@
 
 #include "sa_testlib.h"
 
-static void check_dir_texts(int threads)
+/* Calls each(name, T, n, ctx) for every shared text; *files: how many
+ * there were, -1 when there is no shared data (the test is then marked
+ * skipped). */
+static void for_each_text(void (*each)(const char *, const uint8_t *, int32_t, void *), void *ctx,
+                          int *files)
 {
+    *files = -1;
     const char *data = pc_test_data_dir();
     if (!data)
         PC_SKIP("shared data not found (set PARCHECK_DATA)");
+    *files = 0;
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/texts", data);
     DIR *d = opendir(dir);
     ck_assert_msg(d != NULL, "cannot open %s", dir);
     struct dirent *e;
-    int files = 0;
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
@@ -24,65 +29,64 @@ static void check_dir_texts(int threads)
         int32_t n;
         pc_error err;
         ck_assert_msg(sa_read_text(path, &T, &n, &err) == 0, "%s", err.msg);
-        int k = sa_test_all_impls(T, n, threads, n <= sa_test_naive_max(), e->d_name);
-        ck_assert_int_ge(k, 2);
+        each(e->d_name, T, n, ctx);
         pc_free(T);
-        files++;
+        ++*files;
     }
     closedir(d);
-    ck_assert_int_ge(files, 20);
 }
 
-/* sais with its parallel paths forced on small inputs (from 4096 entries,
- * short shared runs, slots one by one on 2 threads, per-thread histograms
- * on 3), on every shared text up to 2^19 bytes: the SA passes the
- * Burkhardt-Kaerkkaeinen oracle and equals the 1-thread one. Here so that
- * the race build (which runs this suite under ThreadSanitizer) reaches
- * the shared induce runs. */
+/* Every implementation on one text against the oracles, ctx: the threads. */
+static void all_impls(const char *name, const uint8_t *T, int32_t n, void *ctx)
+{
+    int k = sa_test_all_impls(T, n, *(const int *)ctx, n <= sa_test_naive_max(), name);
+    ck_assert_int_ge(k, 2);
+}
+
+static void check_dir_texts(int threads)
+{
+    int files = 0;
+    for_each_text(all_impls, &threads, &files);
+    if (files >= 0) /* -1: skipped, no shared data */
+        ck_assert_int_ge(files, 20);
+}
+
+/* sais with its parallel paths forced on one text of 2^12..2^19 bytes
+ * (from 4096 entries, short shared runs, slots one by one on 2 threads,
+ * per-thread histograms on 3): the SA passes the Burkhardt-Kaerkkaeinen
+ * oracle and equals the 1-thread one; ctx counts the texts taken. */
+static void sais_forced(const char *name, const uint8_t *T, int32_t n, void *ctx)
+{
+    if (n < 4096 || n > (1 << 19))
+        return;
+    pc_error err;
+    int32_t *one = pc_malloc_array((size_t)n, sizeof *one);
+    int32_t *par = pc_malloc_array((size_t)n, sizeof *par);
+    ck_assert(one && par);
+    ck_assert_int_eq(sa_build_sais(T, n, one, 1, &err), 0);
+    for (int threads = 2; threads <= 3; threads++) {
+        sa_sais_test_par_min(4096);
+        ck_assert_int_eq(sa_build_sais(T, n, par, threads, &err), 0);
+        sa_sais_test_par_min(0);
+        ck_assert_msg(sa_oracle_check_sa(T, n, par, &err) == 0, "sais %d threads on %s: %s",
+                      threads, name, err.msg);
+        ck_assert_msg(!memcmp(one, par, sizeof *par * (size_t)n),
+                      "sais %d threads on %s differs from 1 thread", threads, name);
+    }
+    pc_free(one);
+    pc_free(par);
+    ++*(int *)ctx;
+}
+
+/* The forced parallel paths on every shared text of 4-512 KiB. Here so
+ * that the race build (which runs this suite under ThreadSanitizer)
+ * reaches the shared induce runs. */
 START_TEST(texts_sais_forced_parallel)
 {
-    const char *data = pc_test_data_dir();
-    if (!data)
-        PC_SKIP("shared data not found (set PARCHECK_DATA)");
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s/texts", data);
-    DIR *d = opendir(dir);
-    ck_assert_msg(d != NULL, "cannot open %s", dir);
-    struct dirent *e;
-    int files = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4500];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        uint8_t *T;
-        int32_t n;
-        pc_error err;
-        ck_assert_msg(sa_read_text(path, &T, &n, &err) == 0, "%s", err.msg);
-        if (n < 4096 || n > (1 << 19)) {
-            pc_free(T);
-            continue;
-        }
-        int32_t *one = pc_malloc_array((size_t)n, sizeof *one);
-        int32_t *par = pc_malloc_array((size_t)n, sizeof *par);
-        ck_assert(one && par);
-        ck_assert_int_eq(sa_build_sais(T, n, one, 1, &err), 0);
-        for (int threads = 2; threads <= 3; threads++) {
-            sa_sais_test_par_min(4096);
-            ck_assert_int_eq(sa_build_sais(T, n, par, threads, &err), 0);
-            sa_sais_test_par_min(0);
-            ck_assert_msg(sa_oracle_check_sa(T, n, par, &err) == 0, "sais %d threads on %s: %s",
-                          threads, e->d_name, err.msg);
-            ck_assert_msg(!memcmp(one, par, sizeof *par * (size_t)n),
-                          "sais %d threads on %s differs from 1 thread", threads, e->d_name);
-        }
-        pc_free(one);
-        pc_free(par);
-        pc_free(T);
-        files++;
-    }
-    closedir(d);
-    ck_assert_int_ge(files, 10);
+    int taken = 0, files = 0;
+    for_each_text(sais_forced, &taken, &files);
+    if (files >= 0)
+        ck_assert_int_ge(taken, 10);
 }
 END_TEST
 
