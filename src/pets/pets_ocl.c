@@ -19,10 +19,12 @@
 #define OCL_MAX_PLATFORMS 16
 #define OCL_MAX_DEVICES 16
 
-enum { K_ENTRY, K_METRICS, K_METRICS8, K_INIT, K_STEP, K_LOCAL, K_SEGMENT, K_COUNT };
+enum { K_ENTRY, K_METRICS, K_METRICS8, K_METRICS_G, K_METRICS8_G, K_INIT, K_STEP, K_LOCAL,
+       K_SEGMENT, K_COUNT };
 static const char *const k_names[K_COUNT] = {"entry_discover", "compute_metrics",
-                                             "compute_metrics_vec8", "bitonic_init", "bitonic_step",
-                                             "bitonic_local", "segment_sort"};
+                                             "compute_metrics_vec8", "compute_metrics_group",
+                                             "compute_metrics_vec8_group", "bitonic_init",
+                                             "bitonic_step", "bitonic_local", "segment_sort"};
 
 /* PETS_BLOCK of pets.cl, the elements one bitonic_local work group sorts:
  * the largest power of two from 512 to 4096 whose keys (24 bytes each)
@@ -271,6 +273,20 @@ static int ocl_sort_mode(void)
     return (t & CL_DEVICE_TYPE_GPU) ? SORT_LOCAL : SORT_SEGMENT;
 }
 
+/* Whether levels and ranks run in one launch of one work group (levels
+ * separated by barriers) rather than one launch per level. Meant for a
+ * GPU, where a launch per level costs most of the phase (0.021 s for 724
+ * levels at 2^19 on the H100, about 29 us a level); never on a CPU device,
+ * where one work group is one core. Opt-in for now
+ * (PARCHECK_PETS_METRICS=group; =levels is the default): it passes every
+ * test on PoCL, but it has not yet run on a GPU, so the default stays the
+ * path measured there. The tests run both. */
+static int ocl_metrics_group(void)
+{
+    const char *env = getenv("PARCHECK_PETS_METRICS");
+    return env && !strcmp(env, "group");
+}
+
 static size_t round_up(size_t x, size_t m)
 {
     return (x + m - 1) / m * m;
@@ -384,7 +400,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     size_t ni = (size_t)n * 4, nl = (size_t)n * 8, ml = (size_t)m + OCL_LIST_SLACK;
     size_t nlog = ((size_t)n + OCL_CHUNK_MAX + 2) * 4; /* a chunk may run past the last level */
     if (!ocl_buf(&r, B_INDEG, ni, &e) || !ocl_buf(&r, B_LEFT, ni, &e) || !ocl_buf(&r, B_QUEUE, ni, &e) ||
-        !ocl_buf(&r, B_OFFS, nlog, &e) || !ocl_buf(&r, B_COUNT, 12, &e) ||
+        !ocl_buf(&r, B_OFFS, nlog, &e) || !ocl_buf(&r, B_COUNT, 16, &e) ||
         !ocl_buf(&r, B_SIZES, nlog, &e) ||
         !ocl_buf(&r, B_COST, nl * (size_t)P, &e) || !ocl_buf(&r, B_LEV, ni, &e) ||
         !ocl_buf(&r, B_RS, nl, &e) || !ocl_buf(&r, B_RANK, nl, &e) || !ocl_buf(&r, B_SUM, nl, &e) ||
@@ -402,8 +418,8 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         !ocl_write(B_SUCC, &r, d->succ, (size_t)m * 4, &e) ||
         !ocl_write(B_SCOMM, &r, d->succ_comm, (size_t)m * 8, &e))
         goto cl_fail;
-    int zero[3] = {0, 0, 0}; /* the three frontier counts and offs[0] (see pets.cl) */
-    if (!ocl_write(B_COUNT, &r, zero, 12, &e) || !ocl_write(B_OFFS, &r, zero, 4, &e) ||
+    int zero[4] = {0, 0, 0, 0}; /* the three frontier counts, the levels, offs[0] (pets.cl) */
+    if (!ocl_write(B_COUNT, &r, zero, 16, &e) || !ocl_write(B_OFFS, &r, zero, 4, &e) ||
         (e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
     double t2 = pc_time_now();
@@ -423,21 +439,45 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     /* levels and ranks, one launch per level, enqueued in chunks without a
      * host round trip in between; the sizes of a chunk's frontiers are
      * read once, and the first empty one ends the loop */
-    int kk = vec8 ? K_METRICS8 : K_METRICS, level = 0, done = 0, chunk = OCL_CHUNK_FIRST, nlev = 0;
-    ARG(kk, 1, P);
-    ARG(kk, 2, r.b[B_QUEUE]);
-    ARG(kk, 3, r.b[B_OFFS]);
-    ARG(kk, 4, r.b[B_COUNT]);
-    ARG(kk, 5, r.b[B_SIZES]);
-    /* arguments 6.. of both metrics kernels, in their order */
+    int group = ocl_metrics_group();
+    int kk = group ? (vec8 ? K_METRICS8_G : K_METRICS_G) : (vec8 ? K_METRICS8 : K_METRICS);
+    int a0 = group ? 0 : 1; /* the per-level kernels take the level first */
+    int level = 0, done = 0, chunk = OCL_CHUNK_FIRST, nlev = 0;
+    ARG(kk, a0, P);
+    ARG(kk, a0 + 1, r.b[B_QUEUE]);
+    ARG(kk, a0 + 2, r.b[B_OFFS]);
+    ARG(kk, a0 + 3, r.b[B_COUNT]);
+    ARG(kk, a0 + 4, r.b[B_SIZES]);
+    /* the buffers after those, in the kernels' order */
     static const int mbufs[] = {B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM, B_COST,
                                 B_LEFT, B_LEV,  B_RS,   B_RANK, B_SUM};
     for (int i = 0; i < (int)(sizeof mbufs / sizeof *mbufs); i++)
-        ARG(kk, 6 + i, r.b[mbufs[i]]);
+        ARG(kk, a0 + 5 + i, r.b[mbufs[i]]);
     if (e != CL_SUCCESS)
         goto cl_fail;
+    if (group) {
+        size_t wg = 0;
+        clGetKernelWorkGroupInfo(g_ocl.k[kk], g_ocl.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+        if (wg > 1024)
+            wg = 1024;
+        if (wg < 1)
+            wg = 1;
+        int got[2];
+        if ((e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &wg, &wg, 0, NULL, NULL)) != CL_SUCCESS ||
+            (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_COUNT], CL_TRUE, 12, 4, &got[0], 0, NULL, NULL)) != CL_SUCCESS)
+            goto cl_fail;
+        if (got[0] < 0 || got[0] > n) {
+            rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "%d levels for %d tasks", got[0], n);
+            goto out;
+        }
+        if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_OFFS], CL_TRUE, (size_t)got[0] * 4, 4, &got[1], 0,
+                                     NULL, NULL)) != CL_SUCCESS)
+            goto cl_fail;
+        nlev = got[0];
+        done = got[1];
+    }
     gs = ocl_frontier_items();
-    for (int end = 0; !end;) {
+    for (int end = group; !end;) {
         if (level > n) { /* a graph has at most n levels */
             rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier loop passed %d levels", level);
             goto out;

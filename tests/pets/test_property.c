@@ -76,10 +76,12 @@ START_TEST(large_graphs)
 }
 END_TEST
 
-/* ocl and ocl-vec8 (when a platform exists) equal to the oracle with the
- * bitonic sort's local-memory merge forced on and off, around and past the
- * largest block (4096), on deep graphs (hundreds of levels: the frontier
- * loop's chunks of launches) and a chain of 3000 levels. */
+/* ocl and ocl-vec8 (when a platform exists) equal to the oracle with each
+ * metrics path (a launch per level, or one work group for all) and each
+ * sort path (per-level segments, bitonic, bitonic with the local-memory
+ * merge) forced, around and past the largest block (4096), on deep graphs
+ * (hundreds of levels: the frontier loop's chunks of launches) and a chain
+ * of 3000 levels. */
 START_TEST(ocl_paths)
 {
     const pets_impl *im[2] = {pets_impl_find("ocl"), pets_impl_find("ocl-vec8")};
@@ -114,14 +116,19 @@ START_TEST(ocl_paths)
         pets_solution ref;
         tu_oracle(&d, PETS_INSERTION, &ref);
         static const char *const sorts[] = {"segment", "bitonic", "local"};
-        for (int m = 0; m < 3; m++) {
-            setenv("PARCHECK_PETS_SORT", sorts[m], 1);
-            for (int i = 0; i < 2; i++) {
-                char what[96];
-                snprintf(what, sizeof what, "v=%d sort %s", d.ntasks, sorts[m]);
-                ck_assert_int_eq(tu_check_impl_opts(im[i], &d, &o, &ref, what), 1);
+        static const char *const metrics[] = {"levels", "group"};
+        for (int g = 0; g < 2; g++)
+            for (int m = 0; m < 3; m++) {
+                setenv("PARCHECK_PETS_METRICS", metrics[g], 1);
+                setenv("PARCHECK_PETS_SORT", sorts[m], 1);
+                for (int i = 0; i < 2; i++) {
+                    char what[96];
+                    snprintf(what, sizeof what, "v=%d metrics %s sort %s", d.ntasks, metrics[g],
+                             sorts[m]);
+                    ck_assert_int_eq(tu_check_impl_opts(im[i], &d, &o, &ref, what), 1);
+                }
             }
-        }
+        unsetenv("PARCHECK_PETS_METRICS");
         unsetenv("PARCHECK_PETS_SORT");
         pets_solution_free(&ref);
         pets_dag_free(&d);
