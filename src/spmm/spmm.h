@@ -74,7 +74,6 @@ typedef struct spmm_matrix {
     spmm_csr csr;
     spmm_ell ell;
     spmm_ellnp ellnp;
-    double convert_s[5];/* seconds spent building each format, by bit */
 } spmm_matrix;
 
 void spmm_matrix_init(spmm_matrix *A, const mm_coo *coo);

@@ -6,7 +6,6 @@
 #include "pc_cli.h"
 #include "pc_config.h"
 #include "pc_rng.h"
-#include "pc_time.h"
 #include "spmm.h"
 #include "cuda/spmm_cuda.h"
 #include "spmm_fast.h"
@@ -110,29 +109,23 @@ void spmm_matrix_init(spmm_matrix *A, const mm_coo *coo)
 int spmm_matrix_need(spmm_matrix *A, int formats, int threads, pc_error *err)
 {
     int rc = PC_OK;
-    double t0 = pc_time_now();
     if ((formats & SPMM_FMT_CSR) && !(A->have & SPMM_FMT_CSR)) {
         rc = spmm_csr_from_coo(A->coo, &A->csr, threads, err);
         if (rc)
             return rc;
         A->have |= SPMM_FMT_CSR;
-        A->convert_s[SPMM_FMT_CSR] = pc_time_now() - t0;
     }
-    t0 = pc_time_now();
     if ((formats & SPMM_FMT_ELL) && !(A->have & SPMM_FMT_ELL)) {
         rc = spmm_ell_from_coo(A->coo, &A->ell, threads, err);
         if (rc)
             return rc;
         A->have |= SPMM_FMT_ELL;
-        A->convert_s[SPMM_FMT_ELL] = pc_time_now() - t0;
     }
-    t0 = pc_time_now();
     if ((formats & SPMM_FMT_ELLNP) && !(A->have & SPMM_FMT_ELLNP)) {
         rc = spmm_ellnp_from_coo(A->coo, &A->ellnp, threads, err);
         if (rc)
             return rc;
         A->have |= SPMM_FMT_ELLNP;
-        A->convert_s[SPMM_FMT_ELLNP] = pc_time_now() - t0;
     }
     return PC_OK;
 }
