@@ -28,7 +28,6 @@
  * parts and count them per bucket, the counts give each part its slots in
  * pass order, the threads write (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
-#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +35,7 @@
 #include "pc_omp.h"
 
 #include "pc_alloc.h"
+#include "pc_spin.h"
 #include "pc_time.h"
 #include "sa.h"
 
@@ -209,14 +209,8 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
         __atomic_store_n(&b->gen, g + 1, __ATOMIC_RELEASE);
         return;
     }
-    for (int spins = 0; __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g; spins++) {
-        if (spins >= 64)
-            sched_yield();
-#if defined(__x86_64__) || defined(__i386__)
-        else
-            __builtin_ia32_pause(); /* leaves the core to a hyperthread sibling */
-#endif
-    }
+    for (int spins = 0; __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g;)
+        pc_spin_pause(&spins);
 }
 
 /* Most parts of the LMS scans whose counts a level keeps (on its stack)
