@@ -22,9 +22,13 @@
 enum { K_ENTRY, K_METRICS, K_METRICS8, K_METRICS_G, K_METRICS8_G, K_INIT, K_STEP, K_LOCAL,
        K_SEGMENT, K_COUNT };
 static const char *const k_names[K_COUNT] = {"entry_discover", "compute_metrics",
-                                             "compute_metrics_vec8", "compute_metrics_group",
-                                             "compute_metrics_vec8_group", "bitonic_init",
+                                             "compute_metrics_vec8", "compute_metrics_grid",
+                                             "compute_metrics_vec8_grid", "bitonic_init",
                                              "bitonic_step", "bitonic_local", "segment_sort"};
+
+/* Test hook (pets_priv.h): how many grid launches gave up (a group that
+ * never started) and were redone a launch per level. */
+int g_pets_ocl_grid_fallbacks = 0;
 
 /* PETS_BLOCK of pets.cl, the elements one bitonic_local work group sorts:
  * the largest power of two from 512 to 4096 whose keys (24 bytes each)
@@ -206,7 +210,7 @@ void pets_ocl_list(FILE *f)
 
 /* Device buffers of one run. */
 enum { B_INDEG, B_LEFT, B_QUEUE, B_OFFS, B_COUNT, B_SIZES, B_POFF, B_PRED, B_SOFF, B_SUCC, B_SCOMM,
-       B_COST, B_LEV, B_RS, B_RANK, B_SUM, B_PERM, B_KLEV, B_KRANK, B_KSUM, B_NBUF };
+       B_COST, B_LEV, B_RS, B_RANK, B_SUM, B_PERM, B_KLEV, B_KRANK, B_KSUM, B_BAR, B_NBUF };
 
 /* Spare entries after the edge lists: compute_metrics_vec8 reads eight at
  * a time and may pass the last row's end. */
@@ -273,18 +277,31 @@ static int ocl_sort_mode(void)
     return (t & CL_DEVICE_TYPE_GPU) ? SORT_LOCAL : SORT_SEGMENT;
 }
 
-/* Whether levels and ranks run in one launch of one work group (levels
- * separated by barriers) rather than one launch per level. Meant for a
- * GPU, where a launch per level costs most of the phase (0.021 s for 724
- * levels at 2^19 on the H100, about 29 us a level); never on a CPU device,
- * where one work group is one core. Opt-in for now
- * (PARCHECK_PETS_METRICS=group; =levels is the default): it passes every
- * test on PoCL, but it has not yet run on a GPU, so the default stays the
- * path measured there. The tests run both. */
-static int ocl_metrics_group(void)
+/* Whether levels and ranks run in one launch for all levels (the grid
+ * kernel: as many work groups as the device runs at once, levels
+ * separated by a barrier over all of them) rather than one launch per
+ * level. Opt-in (PARCHECK_PETS_METRICS=grid; =levels is the default on
+ * every device) because it does not pay: on the H100 at 2^19 tasks (724
+ * levels) the grid took 0.024 s for ocl and 0.016-0.017 s for ocl-vec8,
+ * a launch per level 0.022 and 0.017-0.018 s, so a level costs about
+ * 30 us either way, in the level's chains of dependent loads and atomics
+ * rather than in the launch; one work group for all levels (tried first)
+ * took 0.059 s. PARCHECK_PETS_GRID_GROUPS sets the number of groups
+ * (default: one per compute unit) and PARCHECK_PETS_GRID_SPIN how long a
+ * barrier waits before the grid gives up (the tests make it give up).
+ * The tests run both paths. */
+static int ocl_metrics_grid(void)
 {
     const char *env = getenv("PARCHECK_PETS_METRICS");
-    return env && !strcmp(env, "group");
+    return env && !strcmp(env, "grid");
+}
+
+/* A positive integer from the environment, else dflt. */
+static int env_positive(const char *name, int dflt)
+{
+    const char *env = getenv(name);
+    long v = env ? strtol(env, NULL, 10) : 0;
+    return v > 0 && v <= (1L << 30) ? (int)v : dflt;
 }
 
 static size_t round_up(size_t x, size_t m)
@@ -303,6 +320,46 @@ static size_t ocl_frontier_items(void)
     clGetDeviceInfo(g_ocl.dev, CL_DEVICE_TYPE, sizeof t, &t, NULL);
     size_t per = (t & CL_DEVICE_TYPE_GPU) ? 256 : 64;
     return (size_t)(cu ? cu : 1) * per;
+}
+
+
+/* The grid kernel kk (its metrics arguments set) over the first
+ * frontier: *nlev levels, *done tasks reached. PC_OK; OCL_GRID_GAVE_UP
+ * when a barrier waited too long (the device then holds a partial
+ * result: the caller starts again); PC_EDEVICE with *e set on an OpenCL
+ * error, or with an error in err when the device's counts are
+ * impossible. */
+#define OCL_GRID_GAVE_UP 1
+static int ocl_grid(ocl_run *r, int kk, int n, int *nlev, int *done, cl_int *e, pc_error *err)
+{
+    cl_uint cu = 1;
+    size_t wg = 0;
+    clGetDeviceInfo(g_ocl.dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+    clGetKernelWorkGroupInfo(g_ocl.k[kk], g_ocl.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    wg = wg > 256 ? 256 : wg < 1 ? 1 : wg;
+    size_t groups = (size_t)env_positive("PARCHECK_PETS_GRID_GROUPS", cu ? (int)cu : 1);
+    size_t gs = groups * wg;
+    int spin = env_positive("PARCHECK_PETS_GRID_SPIN", 1 << 24);
+    int zero[2] = {0, 0}, got[3];
+    *e = clSetKernelArg(g_ocl.k[kk], 0, sizeof spin, &spin);
+    if (*e == CL_SUCCESS)
+        *e = clSetKernelArg(g_ocl.k[kk], 1, sizeof r->b[B_BAR], &r->b[B_BAR]);
+    if (*e != CL_SUCCESS ||
+        (*e = clEnqueueWriteBuffer(g_ocl.q, r->b[B_BAR], CL_FALSE, 0, 8, zero, 0, NULL, NULL)) ||
+        (*e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &gs, &wg, 0, NULL, NULL)) ||
+        (*e = clEnqueueReadBuffer(g_ocl.q, r->b[B_BAR], CL_FALSE, 4, 4, &got[2], 0, NULL, NULL)) ||
+        (*e = clEnqueueReadBuffer(g_ocl.q, r->b[B_COUNT], CL_TRUE, 12, 4, &got[0], 0, NULL, NULL)))
+        return PC_EDEVICE;
+    if (got[2])
+        return OCL_GRID_GAVE_UP;
+    if (got[0] < 0 || got[0] > n)
+        return pc_error_set(err, PC_EDEVICE, NULL, 0, "%d levels for %d tasks", got[0], n);
+    if ((*e = clEnqueueReadBuffer(g_ocl.q, r->b[B_OFFS], CL_TRUE, (size_t)got[0] * 4, 4, &got[1], 0,
+                                  NULL, NULL)))
+        return PC_EDEVICE;
+    *nlev = got[0];
+    *done = got[1];
+    return PC_OK;
 }
 
 /* The bitonic sort of N >= n slots into perm (padding sorts after every
@@ -407,7 +464,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         !ocl_buf(&r, B_PERM, N * 4, &e) || !ocl_buf(&r, B_KLEV, N * 4, &e) ||
         !ocl_buf(&r, B_KRANK, N * 8, &e) || !ocl_buf(&r, B_KSUM, N * 8, &e) ||
         !ocl_buf(&r, B_POFF, ni + 4, &e) ||
-        !ocl_buf(&r, B_PRED, ml * 4, &e) || !ocl_buf(&r, B_SOFF, ni + 4, &e) ||
+        !ocl_buf(&r, B_PRED, ml * 4, &e) || !ocl_buf(&r, B_SOFF, ni + 4, &e) || !ocl_buf(&r, B_BAR, 8, &e) ||
         !ocl_buf(&r, B_SUCC, ml * 4, &e) || !ocl_buf(&r, B_SCOMM, ml * 8, &e))
         goto cl_fail;
     double t1 = pc_time_now();
@@ -439,9 +496,9 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     /* levels and ranks, one launch per level, enqueued in chunks without a
      * host round trip in between; the sizes of a chunk's frontiers are
      * read once, and the first empty one ends the loop */
-    int group = ocl_metrics_group();
-    int kk = group ? (vec8 ? K_METRICS8_G : K_METRICS_G) : (vec8 ? K_METRICS8 : K_METRICS);
-    int a0 = group ? 0 : 1; /* the per-level kernels take the level first */
+    int grid = ocl_metrics_grid();
+    int kk = grid ? (vec8 ? K_METRICS8_G : K_METRICS_G) : (vec8 ? K_METRICS8 : K_METRICS);
+    int a0 = grid ? 2 : 1; /* the per-level kernels take the level first, the grid its barrier */
     int level = 0, done = 0, chunk = OCL_CHUNK_FIRST, nlev = 0;
     ARG(kk, a0, P);
     ARG(kk, a0 + 1, r.b[B_QUEUE]);
@@ -455,29 +512,34 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         ARG(kk, a0 + 5 + i, r.b[mbufs[i]]);
     if (e != CL_SUCCESS)
         goto cl_fail;
-    if (group) {
-        size_t wg = 0;
-        clGetKernelWorkGroupInfo(g_ocl.k[kk], g_ocl.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-        if (wg > 1024)
-            wg = 1024;
-        if (wg < 1)
-            wg = 1;
-        int got[2];
-        if ((e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &wg, &wg, 0, NULL, NULL)) != CL_SUCCESS ||
-            (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_COUNT], CL_TRUE, 12, 4, &got[0], 0, NULL, NULL)) != CL_SUCCESS)
+    if (grid) {
+        rc = ocl_grid(&r, kk, n, &nlev, &done, &e, err);
+        if (rc == PC_EDEVICE && e != CL_SUCCESS)
             goto cl_fail;
-        if (got[0] < 0 || got[0] > n) {
-            rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "%d levels for %d tasks", got[0], n);
+        if (rc == OCL_GRID_GAVE_UP) {
+            /* a group never started: again, a launch per level */
+            g_pets_ocl_grid_fallbacks++;
+            grid = 0;
+            kk = vec8 ? K_METRICS8 : K_METRICS;
+            ARG(kk, 1, P);
+            ARG(kk, 2, r.b[B_QUEUE]);
+            ARG(kk, 3, r.b[B_OFFS]);
+            ARG(kk, 4, r.b[B_COUNT]);
+            ARG(kk, 5, r.b[B_SIZES]);
+            for (int i = 0; i < (int)(sizeof mbufs / sizeof *mbufs); i++)
+                ARG(kk, 6 + i, r.b[mbufs[i]]);
+            if (e != CL_SUCCESS || !ocl_write(B_COUNT, &r, zero, 16, &e) ||
+                !ocl_write(B_OFFS, &r, zero, 4, &e) ||
+                (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_ENTRY], 1, NULL, &gs, NULL, 0, NULL,
+                                            NULL)) != CL_SUCCESS)
+                goto cl_fail;
+            rc = PC_OK;
+        } else if (rc) {
             goto out;
         }
-        if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_OFFS], CL_TRUE, (size_t)got[0] * 4, 4, &got[1], 0,
-                                     NULL, NULL)) != CL_SUCCESS)
-            goto cl_fail;
-        nlev = got[0];
-        done = got[1];
     }
     gs = ocl_frontier_items();
-    for (int end = group; !end;) {
+    for (int end = grid; !end;) {
         if (level > n) { /* a graph has at most n levels */
             rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier loop passed %d levels", level);
             goto out;
@@ -533,27 +595,34 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
     double t5 = pc_time_now();
-    if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_LEV], CL_FALSE, 0, ni, s->level, 0, NULL, NULL)) ||
+    /* the selection needs only the order: levels and ranks come back
+     * while it runs */
+    if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_PERM], CL_TRUE, 0, ni, s->order, 0, NULL, NULL)) ||
+        (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_LEV], CL_FALSE, 0, ni, s->level, 0, NULL, NULL)) ||
         (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_RS], CL_FALSE, 0, nl, s->rank_scaled, 0, NULL, NULL)) ||
         (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_RANK], CL_FALSE, 0, nl, s->rank, 0, NULL, NULL)) ||
-        (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_PERM], CL_TRUE, 0, ni, s->order, 0, NULL, NULL)))
+        (e = clFlush(g_ocl.q)))
         goto cl_fail;
     double t6 = pc_time_now();
     /* ready times of a level on the host's threads (o->threads, 0: one) */
     rc = pets_select_run(d, o, o->threads > 0 ? o->threads : 1, s, err); /* refuses padding or repeats in the order */
     double t7 = pc_time_now();
+    if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
+        goto cl_fail;
+    double t8 = pc_time_now();
     t->setup = t1 - t0;
     t->h2d = t2 - t1;
     t->entry = t3 - t2;
     t->metrics = t4 - t3;
     t->sort = t5 - t4;
-    t->d2h = t6 - t5;
+    t->d2h = (t6 - t5) + (t8 - t7);
     t->select = t7 - t6;
-    t->total = t7 - t1;
+    t->total = t8 - t1;
     goto out;
 cl_fail:
     rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "OpenCL error %d on %s", (int)e, g_ocl.name);
 out:
+    clFinish(g_ocl.q); /* no read still writing into s after an error */
     run_free(&r);
     return rc;
 }

@@ -58,6 +58,11 @@ int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, p
  * workers (-1: only then). */
 extern int g_pets_select_solo_at;
 
+/* Test hook of pets_ocl.c: grid launches of the metrics that gave up (a
+ * barrier waited past PARCHECK_PETS_GRID_SPIN reads) and were redone with
+ * a launch per level; only ever incremented. */
+extern int g_pets_ocl_grid_fallbacks;
+
 /* The seed's selection (pets_select_linear.c), same contract as
  * pets_select_run. */
 int pets_select_linear(const pets_dag *dag, int policy, pets_solution *s, pc_error *err);

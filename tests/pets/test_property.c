@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "pc_rng.h"
+#include "pets_priv.h"
 #include "pets_tutil.h"
 
 static const double alphas[] = {0.5, 1, 2};
@@ -77,11 +78,15 @@ START_TEST(large_graphs)
 END_TEST
 
 /* ocl and ocl-vec8 (when a platform exists) equal to the oracle with each
- * metrics path (a launch per level, or one work group for all) and each
- * sort path (per-level segments, bitonic, bitonic with the local-memory
- * merge) forced, around and past the largest block (4096), on deep graphs
- * (hundreds of levels: the frontier loop's chunks of launches) and a chain
- * of 3000 levels. */
+ * metrics path (a launch per level; the grid kernel, one launch for all
+ * levels, with the device's number of groups and with 2, neither of which
+ * may give up; the grid with
+ * 2 groups made to give up at once, PARCHECK_PETS_GRID_SPIN=1, so that
+ * the run starts again with a launch per level: it must have done so at
+ * least once, and still be right) and each sort path (per-level
+ * segments, bitonic, bitonic with the local-memory merge) forced, around
+ * and past the largest block (4096), on deep graphs (hundreds of levels:
+ * the frontier loop's chunks of launches) and a chain of 3000 levels. */
 START_TEST(ocl_paths)
 {
     const pets_impl *im[2] = {pets_impl_find("ocl"), pets_impl_find("ocl-vec8")};
@@ -92,6 +97,7 @@ START_TEST(ocl_paths)
     static const int32_t sizes[] = {7, 511, 513, 4095, 4097, 9000, 20000};
     pc_rng r;
     pc_rng_seed(&r, 91);
+    int gave_up = 0;
     for (int k = 0; k < 8; k++) {
         pets_dag d;
         pc_error err;
@@ -116,23 +122,40 @@ START_TEST(ocl_paths)
         pets_solution ref;
         tu_oracle(&d, PETS_INSERTION, &ref);
         static const char *const sorts[] = {"segment", "bitonic", "local"};
-        static const char *const metrics[] = {"levels", "group"};
-        for (int g = 0; g < 2; g++)
+        static const char *const metrics[] = {"levels", "grid", "grid", "grid"};
+        static const char *const groups[] = {"", "", "2", "2"};
+        /* a long wait (2^30 reads) where the grid must not give up: on
+         * a CPU device a group's thread may lose its core for a while,
+         * and the default (2^24) is a few tens of milliseconds there */
+        static const char *const spins[] = {"", "1073741824", "1073741824", "1"};
+        for (int g = 0; g < 4; g++)
             for (int m = 0; m < 3; m++) {
                 setenv("PARCHECK_PETS_METRICS", metrics[g], 1);
+                setenv("PARCHECK_PETS_GRID_GROUPS", groups[g], 1);
+                setenv("PARCHECK_PETS_GRID_SPIN", spins[g], 1);
                 setenv("PARCHECK_PETS_SORT", sorts[m], 1);
+                int before = g_pets_ocl_grid_fallbacks;
                 for (int i = 0; i < 2; i++) {
                     char what[96];
-                    snprintf(what, sizeof what, "v=%d metrics %s sort %s", d.ntasks, metrics[g],
-                             sorts[m]);
+                    snprintf(what, sizeof what, "v=%d metrics %s groups %s spin %s sort %s",
+                             d.ntasks, metrics[g], groups[g], spins[g], sorts[m]);
                     ck_assert_int_eq(tu_check_impl_opts(im[i], &d, &o, &ref, what), 1);
                 }
+                if (g == 3)
+                    gave_up += g_pets_ocl_grid_fallbacks - before;
+                else if (g == 1 || g == 2)
+                    ck_assert_msg(g_pets_ocl_grid_fallbacks == before,
+                                  "the grid gave up with a long barrier wait (v=%d, %s groups)",
+                                  d.ntasks, groups[g][0] ? groups[g] : "default");
             }
         unsetenv("PARCHECK_PETS_METRICS");
+        unsetenv("PARCHECK_PETS_GRID_GROUPS");
+        unsetenv("PARCHECK_PETS_GRID_SPIN");
         unsetenv("PARCHECK_PETS_SORT");
         pets_solution_free(&ref);
         pets_dag_free(&d);
     }
+    ck_assert_msg(gave_up > 0, "the grid never gave up with a barrier wait of one read");
 }
 END_TEST
 

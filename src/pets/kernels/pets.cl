@@ -35,7 +35,7 @@ static long round_rank(long x, int P)
 }
 
 static void finish_task(int v, int level, int P, long acc, long dtc, long rpt, __global int *lev,
-                        __global long *rs, __global long *rank, __global long *sumcost)
+                        volatile __global long *rs, __global long *rank, __global long *sumcost)
 {
     long r = acc + (long)P * dtc + rpt;
     lev[v] = level;
@@ -63,41 +63,53 @@ static int frontier_size(const int level, __global int *counts, __global int *si
  * striding: level, ACC*P, DTC, RPT (largest predecessor rank,
  * unrounded), then each successor's counter is decremented once; the
  * work-item that brings it to zero appends the successor to the next
- * frontier. */
-#define METRICS_ARGS                                                                            \
-    const int P, __global int *queue, __global int *offs, __global int *counts,                 \
-        __global int *sizes, __global const int *pred_off, __global const int *pred,            \
+ * frontier.
+ *
+ * Each function comes twice: plain, for a launch per level (a launch ends
+ * with every write visible), and with the data that other work groups
+ * wrote at earlier levels (the queue, its offsets and counts, the ranks)
+ * read through volatile pointers, for the grid kernel below, whose levels
+ * follow each other inside one launch: a GPU may keep a stale copy of
+ * such a line in the reading compute unit's cache otherwise. V is the
+ * qualifier. */
+#define METRICS_ARGS_Q(V)                                                                      \
+    const int P, V __global int *queue, V __global int *offs, V __global int *counts,          \
+        __global int *sizes, __global const int *pred_off, __global const int *pred,           \
         __global const int *succ_off, __global const int *succ, __global const long *succ_comm, \
-        __global const long *cost, __global int *left, __global int *lev, __global long *rs,    \
+        __global const long *cost, __global int *left, __global int *lev, V __global long *rs, \
         __global long *rank, __global long *sumcost
+#define METRICS_ARGS METRICS_ARGS_Q()
 #define METRICS_PASS                                                                           \
     P, queue, offs, counts, sizes, pred_off, pred, succ_off, succ, succ_comm, cost, left, lev, \
         rs, rank, sumcost
 
 /* The tasks first, first + stride, ... of level's frontier (nf tasks). */
-static void metrics_level(const int level, const int nf, const int first, const int stride,
-                          METRICS_ARGS)
-{
-    __global const int *frontier = queue + offs[level];
-    __global int *next = queue + offs[level] + nf;
-    for (int k = first; k < nf; k += stride) {
-        int v = frontier[k];
-        long rpt = 0, acc = 0, dtc = 0;
-        for (int e = pred_off[v]; e < pred_off[v + 1]; e++)
-            rpt = max(rpt, rs[pred[e]]);
-        for (int p = 0; p < P; p++)
-            acc += cost[(size_t)v * P + p];
-        for (int e = succ_off[v]; e < succ_off[v + 1]; e++) {
-            dtc += succ_comm[e];
-            int s = succ[e];
-            if (atomic_dec(&left[s]) == 1)
-                next[atomic_inc(&counts[(level + 1) % 3])] = s;
-        }
-        finish_task(v, level, P, acc, dtc, rpt, lev, rs, rank, sumcost);
+#define DEFINE_METRICS_LEVEL(NAME, V)                                                           \
+    static void NAME(const int level, const int nf, const int first, const int stride,        \
+                     METRICS_ARGS_Q(V))                                                       \
+    {                                                                                         \
+        V __global const int *frontier = queue + offs[level];                                 \
+        V __global int *next = queue + offs[level] + nf;                                      \
+        for (int k = first; k < nf; k += stride) {                                            \
+            int v = frontier[k];                                                              \
+            long rpt = 0, acc = 0, dtc = 0;                                                   \
+            for (int e = pred_off[v]; e < pred_off[v + 1]; e++)                               \
+                rpt = max(rpt, rs[pred[e]]);                                                  \
+            for (int p = 0; p < P; p++)                                                       \
+                acc += cost[(size_t)v * P + p];                                               \
+            for (int e = succ_off[v]; e < succ_off[v + 1]; e++) {                             \
+                dtc += succ_comm[e];                                                          \
+                int s = succ[e];                                                              \
+                if (atomic_dec(&left[s]) == 1)                                                \
+                    next[atomic_inc(&counts[(level + 1) % 3])] = s;                           \
+            }                                                                                 \
+            finish_task(v, level, P, acc, dtc, rpt, lev, rs, rank, sumcost);                  \
+        }                                                                                     \
     }
-}
+DEFINE_METRICS_LEVEL(metrics_level, )
+DEFINE_METRICS_LEVEL(metrics_level_v, volatile)
 
-static long lane_rank(int u, __global const long *rs)
+static long lane_rank(int u, volatile __global const long *rs)
 {
     return u >= 0 ? rs[u] : 0;
 }
@@ -107,47 +119,54 @@ static long lane_rank(int u, __global const long *rs)
  * its end); the lanes past the row (l >= m) count as padding: rank 0,
  * weight 0, no successor. Each valid successor lane is decremented exactly
  * once. */
-static void metrics_level_vec8(const int level, const int nf, const int first, const int stride,
-                               METRICS_ARGS)
-{
-    const long8 lane = (long8)(0, 1, 2, 3, 4, 5, 6, 7);
-    __global const int *frontier = queue + offs[level];
-    __global int *next = queue + offs[level] + nf;
-    for (int k = first; k < nf; k += stride) {
-        int v = frontier[k];
-        long8 best = (long8)(0);
-        for (int j = pred_off[v], end = pred_off[v + 1]; j < end; j += 8) {
-            int8 u = vload8(0, pred + j);
-            int m = end - j;
-            long8 r = (long8)(lane_rank(m > 0 ? u.s0 : -1, rs), lane_rank(m > 1 ? u.s1 : -1, rs),
-                              lane_rank(m > 2 ? u.s2 : -1, rs), lane_rank(m > 3 ? u.s3 : -1, rs),
-                              lane_rank(m > 4 ? u.s4 : -1, rs), lane_rank(m > 5 ? u.s5 : -1, rs),
-                              lane_rank(m > 6 ? u.s6 : -1, rs), lane_rank(m > 7 ? u.s7 : -1, rs));
-            best = max(best, r);
-        }
-        long4 b4 = max(best.lo, best.hi);
-        long2 b2 = max(b4.lo, b4.hi);
-        long rpt = max(b2.lo, b2.hi);
-        long acc = 0;
-        for (int p = 0; p < P; p++)
-            acc += cost[(size_t)v * P + p];
-        long8 w8 = (long8)(0);
-        for (int j = succ_off[v], end = succ_off[v + 1]; j < end; j += 8) {
-            int m = end - j;
-            w8 += select((long8)(0), vload8(0, succ_comm + j), lane < (long8)(m));
-            int8 s = vload8(0, succ + j);
-            int lanes[8] = {s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6, s.s7};
-            for (int l = 0; l < 8 && l < m; l++) {
-                int t = lanes[l];
-                if (atomic_dec(&left[t]) == 1)
-                    next[atomic_inc(&counts[(level + 1) % 3])] = t;
-            }
-        }
-        long4 w4 = w8.lo + w8.hi;
-        long2 w2 = w4.lo + w4.hi;
-        finish_task(v, level, P, acc, w2.lo + w2.hi, rpt, lev, rs, rank, sumcost);
+#define DEFINE_METRICS_LEVEL_VEC8(NAME, V)                                                       \
+    static void NAME(const int level, const int nf, const int first, const int stride,         \
+                     METRICS_ARGS_Q(V))                                                        \
+    {                                                                                          \
+        const long8 lane = (long8)(0, 1, 2, 3, 4, 5, 6, 7);                                    \
+        V __global const int *frontier = queue + offs[level];                                  \
+        V __global int *next = queue + offs[level] + nf;                                       \
+        for (int k = first; k < nf; k += stride) {                                             \
+            int v = frontier[k];                                                               \
+            long8 best = (long8)(0);                                                           \
+            for (int j = pred_off[v], end = pred_off[v + 1]; j < end; j += 8) {                \
+                int8 u = vload8(0, pred + j);                                                  \
+                int m = end - j;                                                               \
+                long8 r = (long8)(lane_rank(m > 0 ? u.s0 : -1, rs),                            \
+                                  lane_rank(m > 1 ? u.s1 : -1, rs),                            \
+                                  lane_rank(m > 2 ? u.s2 : -1, rs),                            \
+                                  lane_rank(m > 3 ? u.s3 : -1, rs),                            \
+                                  lane_rank(m > 4 ? u.s4 : -1, rs),                            \
+                                  lane_rank(m > 5 ? u.s5 : -1, rs),                            \
+                                  lane_rank(m > 6 ? u.s6 : -1, rs),                            \
+                                  lane_rank(m > 7 ? u.s7 : -1, rs));                           \
+                best = max(best, r);                                                           \
+            }                                                                                  \
+            long4 b4 = max(best.lo, best.hi);                                                  \
+            long2 b2 = max(b4.lo, b4.hi);                                                      \
+            long rpt = max(b2.lo, b2.hi);                                                      \
+            long acc = 0;                                                                      \
+            for (int p = 0; p < P; p++)                                                        \
+                acc += cost[(size_t)v * P + p];                                                \
+            long8 w8 = (long8)(0);                                                             \
+            for (int j = succ_off[v], end = succ_off[v + 1]; j < end; j += 8) {                \
+                int m = end - j;                                                               \
+                w8 += select((long8)(0), vload8(0, succ_comm + j), lane < (long8)(m));         \
+                int8 s = vload8(0, succ + j);                                                  \
+                int lanes[8] = {s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6, s.s7};               \
+                for (int l = 0; l < 8 && l < m; l++) {                                         \
+                    int t = lanes[l];                                                          \
+                    if (atomic_dec(&left[t]) == 1)                                             \
+                        next[atomic_inc(&counts[(level + 1) % 3])] = t;                        \
+                }                                                                              \
+            }                                                                                  \
+            long4 w4 = w8.lo + w8.hi;                                                          \
+            long2 w2 = w4.lo + w4.hi;                                                          \
+            finish_task(v, level, P, acc, w2.lo + w2.hi, rpt, lev, rs, rank, sumcost);         \
+        }                                                                                      \
     }
-}
+DEFINE_METRICS_LEVEL_VEC8(metrics_level_vec8, )
+DEFINE_METRICS_LEVEL_VEC8(metrics_level_vec8_v, volatile)
 
 /* One launch per level: the frontier's bookkeeping, then work-items
  * striding over it. */
@@ -163,38 +182,68 @@ __kernel void compute_metrics_vec8(const int level, METRICS_ARGS)
     metrics_level_vec8(level, nf, get_global_id(0), get_global_size(0), METRICS_PASS);
 }
 
-/* Every level in one launch of one work group, for a GPU: a launch per
- * level cost about 29 us on the H100 (724 levels at 2^19 tasks: 0.021 s
- * of metrics), most of it the launch, not the work. Levels are separated
- * by work-group barriers with a global fence, which order the group's
- * writes (ranks, the next frontier, its count) before the next level's
- * reads; the bookkeeping is work-item 0's, as in frontier_size. counts[3]
- * receives the number of levels. */
-#define METRICS_GROUP(LEVEL_FN)                                                         \
-    for (int level = 0;; level++) {                                                     \
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                            \
-        int nf = counts[level % 3];                                                     \
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                            \
-        if (get_local_id(0) == 0) {                                                     \
-            counts[(level + 2) % 3] = 0;                                                \
-            sizes[level] = nf;                                                          \
-            offs[level + 1] = offs[level] + nf;                                         \
-            if (nf == 0)                                                                \
-                counts[3] = level;                                                      \
-        }                                                                               \
-        if (nf == 0)                                                                    \
-            break;                                                                      \
-        LEVEL_FN(level, nf, get_local_id(0), get_local_size(0), METRICS_PASS);         \
-    }
-
-__kernel void compute_metrics_group(METRICS_ARGS)
+/* Every level in one launch, for a GPU, where a launch per level costs
+ * most of the phase (0.022 s for 724 levels at 2^19 tasks on the H100,
+ * about 30 us a level, little of it work). The launch has as many work
+ * groups as the device runs at once (the host asks for one per compute
+ * unit) and separates levels by a barrier over all of them: each group's
+ * first work-item, once the group is through the level (a group barrier
+ * with a global fence), adds one to bar[0] and waits until it reaches
+ * ngroups times the number of levels passed.
+ *
+ * OpenCL does not promise that every group of a launch runs at once. A
+ * wait that lasts spin_max reads (seconds, where a level takes micro- to
+ * milliseconds) means some group never started: the waiter raises
+ * bar[1], every group leaves at its next barrier, and the host starts the
+ * phase again with a launch per level. counts[3] receives the number of
+ * levels. */
+static int grid_barrier(int round, const int spin_max, volatile __global int *bar,
+                        __local int *quit)
 {
-    METRICS_GROUP(metrics_level)
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        int target = (round + 1) * (int)get_num_groups(0);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        atomic_inc(&bar[0]);
+        int spins = 0;
+        while (bar[0] < target && bar[1] == 0)
+            if (++spins == spin_max)
+                atomic_xchg(&bar[1], 1);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *quit = bar[1];
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    return *quit;
 }
 
-__kernel void compute_metrics_vec8_group(METRICS_ARGS)
+#define METRICS_GRID(LEVEL_FN)                                                           \
+    __local int quit;                                                                    \
+    for (int level = 0;; level++) {                                                      \
+        int nf = counts[level % 3];                                                      \
+        if (get_global_id(0) == 0) {                                                     \
+            counts[(level + 2) % 3] = 0;                                                 \
+            sizes[level] = nf;                                                           \
+            offs[level + 1] = offs[level] + nf;                                          \
+            if (nf == 0)                                                                 \
+                counts[3] = level;                                                       \
+        }                                                                                \
+        if (nf == 0)                                                                     \
+            break;                                                                       \
+        LEVEL_FN(level, nf, get_global_id(0), get_global_size(0), METRICS_PASS);         \
+        if (grid_barrier(level, spin_max, bar, &quit))                                   \
+            break;                                                                       \
+    }
+
+__kernel void compute_metrics_grid(const int spin_max, volatile __global int *bar,
+                                   METRICS_ARGS_Q(volatile))
 {
-    METRICS_GROUP(metrics_level_vec8)
+    METRICS_GRID(metrics_level_v)
+}
+
+__kernel void compute_metrics_vec8_grid(const int spin_max, volatile __global int *bar,
+                                        METRICS_ARGS_Q(volatile))
+{
+    METRICS_GRID(metrics_level_vec8_v)
 }
 
 /* The bitonic sort moves each task's keys with it (level, rank, ACC in
