@@ -99,6 +99,13 @@ void sa_sais_test_solo(void);
  * assigning slots. Not thread-safe; set it before building. */
 void sa_sais_test_hist(int32_t k);
 
+/* Test hook: the first step of a sais level on the bytes T[0..n) (n >= 2):
+ * every LMS suffix at the end of its bucket, right to left, into SA[0..n)
+ * (zeroed first), on `threads` threads when > 1 (blocks of positions,
+ * per-thread bucket counts) else by the serial scan; the two must give the
+ * same array. Returns the number of LMS suffixes, or PC_ENOMEM. */
+int32_t sa_sais_test_place_lms(const uint8_t *T, int32_t n, int32_t *SA, int threads);
+
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                         pc_error *err);

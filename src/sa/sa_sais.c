@@ -118,6 +118,31 @@ static void sais_empty_s_regions(int32_t *SA, const int32_t *C, const int32_t *B
     }
 }
 
+/* One step of an LMS placement: when lms, p goes to the slot below *end,
+ * which moves down; else p goes to *scratch. The address is chosen by a
+ * mask: compilers turn a conditional one back into a branch, and on text
+ * the LMS positions follow no pattern a predictor learns. */
+static inline void sais_put_lms(int32_t *SA, int32_t *end, int32_t p, int lms, int32_t *scratch)
+{
+    uintptr_t keep = (uintptr_t)0 - (uintptr_t)lms;
+    uintptr_t at = (uintptr_t)SA + (uintptr_t)((intptr_t)*end - 1) * sizeof *SA;
+    *(int32_t *)((at & keep) | ((uintptr_t)scratch & ~keep)) = p;
+    *end -= lms;
+}
+
+/* SA[0..n) = 0 on `threads` threads (a level's first step: at 2^26 entries
+ * one thread's memset was a serial 0.03 s of a 16-thread construction). */
+static void sais_zero(int32_t *SA, int32_t n, int threads)
+{
+    int64_t nb = ((int64_t)n + 65535) / 65536;
+    (void)threads; /* read only by the pragma */
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t lo = b * 65536, hi = lo + 65536 < n ? lo + 65536 : n;
+        memset(SA + lo, 0, sizeof *SA * (size_t)(hi - lo));
+    }
+}
+
 /* 1 when a level's bucket arrays are small enough to keep across its
  * recursion. */
 static int sais_keep_buckets(int32_t K) { return K <= SAIS_KEEP_MAX; }
@@ -321,6 +346,24 @@ static int sais_nonincreasing(const uint8_t *T, int32_t n)
     while (i < n && T[i - 1] >= T[i])
         i++;
     return i >= n;
+}
+
+int32_t sa_sais_test_place_lms(const uint8_t *T, int32_t n, int32_t *SA, int threads)
+{
+    int32_t *C = pc_malloc_array(2 * 256, sizeof *C);
+    int32_t *H = threads > 1 ? pc_malloc_array((size_t)threads * 256, sizeof *H) : NULL;
+    int32_t m = PC_ENOMEM;
+    if (C && (threads <= 1 || H)) {
+        int32_t *B = C + 256;
+        sais_count_u8(T, n, C, 256, NULL, 1);
+        sais_bucket_ends(C, B, 256);
+        sais_zero(SA, n, threads);
+        m = threads > 1 ? sais_place_lms_par_u8(T, n, SA, B, 256, H, threads)
+                        : sais_place_lms_u8(T, n, SA, B);
+    }
+    pc_free(C);
+    pc_free(H);
+    return m;
 }
 
 int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_error *err)

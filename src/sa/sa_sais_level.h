@@ -85,15 +85,67 @@ static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int3
 {
     int32_t m = 0, scratch = 0;
     SAIS_SCAN_R2L(T, n - 2, 0, 0, p, lms, {
-        int32_t c = (int32_t)T[p];
-        /* the address chosen by a mask: compilers turn a conditional one
-         * back into a branch */
-        uintptr_t keep = (uintptr_t)0 - (uintptr_t)lms;
-        uintptr_t at = (uintptr_t)SA + (uintptr_t)((intptr_t)B[c] - 1) * sizeof *SA;
-        *(int32_t *)((at & keep) | ((uintptr_t)&scratch & ~keep)) = p;
-        B[c] -= lms;
+        sais_put_lms(SA, &B[T[p]], p, lms, &scratch);
         m += lms;
     });
+    return m;
+}
+
+/* place_lms on the threads, for a small alphabet (H: threads x K
+ * histograms, free scratch after count): the positions cut into one block
+ * per thread; a block's first type is found from its first pair of
+ * unequal symbols (or, when the block is one run, from the next block's,
+ * resolved right to left by one thread); each thread counts its block's
+ * LMS suffixes per bucket, the buckets' slots are handed out rightmost
+ * block first, and each thread places its block. The entries land where
+ * place_lms puts them: it goes right to left as well. Returns m. */
+static int32_t SAIS_FN(place_lms_par)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t *B,
+                                      int32_t K, int32_t *H, int threads)
+{
+    int typ[SAIS_MAX_PARTS + 1]; /* typ[t] = type of block t's first position */
+    int32_t m = 0;
+    if (threads > SAIS_MAX_PARTS)
+        threads = SAIS_MAX_PARTS;
+#pragma omp parallel num_threads(threads) reduction(+ : m)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        /* block t: the scan's i in [lo, hi), positions p = i + 1 */
+        int32_t lo = (int32_t)((int64_t)(n - 1) * t / nth);
+        int32_t hi = (int32_t)((int64_t)(n - 1) * (t + 1) / nth);
+        if (t > 0) {
+            int32_t j = lo;
+            while (j < hi && T[j] == T[j + 1])
+                j++;
+            typ[t] = j < hi ? T[j] < T[j + 1] : -1; /* -1: the type at hi */
+        }
+#pragma omp barrier
+#pragma omp single
+        {
+            typ[nth] = 0; /* suffix n-1 is L */
+            for (int u = nth - 1; u > 0; u--)
+                if (typ[u] < 0)
+                    typ[u] = typ[u + 1];
+        }
+        int32_t *h = H + (size_t)t * (size_t)K;
+        memset(h, 0, sizeof *h * (size_t)K);
+        SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, { h[T[p]] += lms; });
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int32_t c = 0; c < K; c++) {
+            int32_t e = B[c];
+            for (int u = nth - 1; u >= 0; u--) {
+                int32_t k = H[(size_t)u * (size_t)K + (size_t)c];
+                H[(size_t)u * (size_t)K + (size_t)c] = e;
+                e -= k;
+            }
+            B[c] = e;
+        }
+        int32_t scratch = 0;
+        SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, {
+            sais_put_lms(SA, &h[T[p]], p, lms, &scratch);
+            m += lms;
+        });
+    }
     return m;
 }
 
@@ -646,8 +698,10 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     B = C + K;
     SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, x->threads);
     sais_bucket_ends(C, B, K);
-    memset(SA, 0, sizeof *SA * (size_t)n);
-    int32_t m = SAIS_FN(place_lms)(T, n, SA, B);
+    int steps = sais_steps_threads(x, n);
+    sais_zero(SA, n, steps);
+    int32_t m = H && steps > 1 ? SAIS_FN(place_lms_par)(T, n, SA, B, K, H, steps)
+                               : SAIS_FN(place_lms)(T, n, SA, B);
     if (m > 1) {
         sais_bucket_starts(C, B, K);
         SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);

@@ -210,6 +210,69 @@ START_TEST(sais_large_repetitive)
 }
 END_TEST
 
+/* Runs of one byte longer than a thread's block of the parallel LMS
+ * placement, so that whole blocks lie inside one run and take their
+ * first type from the block after them: one S run ending in a larger
+ * byte, one L run ending in a smaller one, random runs of 1 to n/2 bytes
+ * and of 1 to 8 bytes over 3 letters; the placement against the serial
+ * one at 2 to 7 threads, then sais with the parallel steps forced (2, 3, 4 and
+ * 7 threads) checked by the O(n) oracle and equal to one thread. */
+START_TEST(sais_runs_across_blocks)
+{
+    const int32_t n = 24011;
+    uint8_t *T = make(n);
+    pc_rng r;
+    pc_rng_seed(&r, 77);
+    for (int k = 0; k < 8; k++) {
+        if (k == 0) { /* x a...a b: the run is S-type */
+            memset(T, 'a', (size_t)n);
+            T[0] = 'x';
+            T[n - 1] = 'b';
+        } else if (k == 1) { /* a b...b a: L-type */
+            memset(T, 'b', (size_t)n);
+            T[0] = T[n - 1] = 'a';
+        } else {
+            /* k >= 6: short runs, so that a bucket gets LMS suffixes from
+             * every block */
+            uint64_t most = k < 6 ? (uint64_t)n / 2 : 8;
+            for (int32_t i = 0; i < n;) {
+                int32_t len = 1 + (int32_t)pc_rng_below(&r, most);
+                uint8_t c = (uint8_t)('a' + pc_rng_below(&r, 3));
+                for (int32_t j = 0; j < len && i < n; j++)
+                    T[i++] = c;
+            }
+        }
+        char label[32];
+        snprintf(label, sizeof label, "runs %d", k);
+        /* the placement itself, parallel against serial */
+        int32_t *p1 = pc_malloc_array((size_t)n, sizeof *p1), *p2 = pc_malloc_array((size_t)n, sizeof *p2);
+        ck_assert(p1 && p2);
+        int32_t m1 = sa_sais_test_place_lms(T, n, p1, 1);
+        if (k < 2) /* x a..a b: LMS at 1 only; a b..b a: none (0 is never LMS) */
+            ck_assert_int_eq(m1, k == 0 ? 1 : 0);
+        for (int t = 2; t <= 7; t++) {
+            ck_assert_int_eq(sa_sais_test_place_lms(T, n, p2, t), m1);
+            ck_assert_msg(!memcmp(p1, p2, sizeof *p1 * (size_t)n), "LMS placement, %d threads, %s", t,
+                          label);
+        }
+        pc_free(p1);
+        pc_free(p2);
+        int32_t *a = build_checked("sais", T, n, 1, label);
+        static const int threads[] = { 2, 3, 4, 7 };
+        for (int t = 0; t < 4; t++) {
+            sa_sais_test_par_min(4096);
+            int32_t *b = build_checked("sais", T, n, threads[t], label);
+            sa_sais_test_par_min(0);
+            ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais 1 vs %d threads on %s",
+                          threads[t], label);
+            pc_free(b);
+        }
+        pc_free(a);
+    }
+    pc_free(T);
+}
+END_TEST
+
 START_TEST(size_refused)
 {
     pc_error err;
@@ -231,6 +294,7 @@ static Suite *suite_adversarial(void)
     tcase_add_test(tc, repeated_block_and_trailing_nuls);
     tcase_add_test(tc, repetitive_kinds);
     tcase_add_test(tc, sais_large_repetitive);
+    tcase_add_test(tc, sais_runs_across_blocks);
     tcase_add_test(tc, size_refused);
     suite_add_tcase(s, tc);
     return s;
