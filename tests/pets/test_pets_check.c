@@ -323,6 +323,26 @@ START_TEST(bad_processor_through_the_api)
 }
 END_TEST
 
+/* The lower bound relies on pets_dag's invariant that edges are sorted
+ * by source, and refuses a graph that breaks it rather than reading the
+ * out-edges of a source as one run. */
+START_TEST(lower_bound_refuses_unsorted_edges)
+{
+    int64_t lb = -1;
+    pc_error err;
+    ck_assert_int_eq(pets_oracle_lower_bound(&g_dag, &lb, &err), 0);
+    ck_assert_int_eq(lb, 4);
+    /* edges 1 -> 2 and 2 -> 4 swapped: sources 2, 1, 1, 3 */
+    int32_t f = g_dag.edge_from[0], t = g_dag.edge_to[0];
+    g_dag.edge_from[0] = g_dag.edge_from[2], g_dag.edge_to[0] = g_dag.edge_to[2];
+    g_dag.edge_from[2] = f, g_dag.edge_to[2] = t;
+    lb = -1;
+    ck_assert_int_eq(pets_oracle_lower_bound(&g_dag, &lb, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "lower bound: edge list not sorted by source");
+    ck_assert_int_eq(lb, -1);
+}
+END_TEST
+
 START_TEST(decimal_times_judged_exactly)
 {
     pets_check_report rep;
@@ -618,6 +638,7 @@ static Suite *suite_pets_check(void)
     tcase_add_loop_test(va, planted_fault_located, 0, (int)(sizeof planted / sizeof *planted));
     tcase_add_loop_test(va, suspicious_but_valid, 0, (int)(sizeof valid_rows / sizeof *valid_rows));
     tcase_add_test(va, bad_processor_through_the_api);
+    tcase_add_test(va, lower_bound_refuses_unsorted_edges);
     tcase_add_test(va, decimal_times_judged_exactly);
     tcase_add_test(va, wide_starts_ordered_whole);
     tcase_add_test(va, records_are_deterministic);
