@@ -207,6 +207,10 @@ static const bad_import bads[] = {
      "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"1\"/>\n"
      "<child ref=\"a\"><parent ref=\"b\"/></child>\n<child ref=\"b\"><parent ref=\"a\"/></child>\n</adag>",
      "cycle"},
+    /* a <child> without ref names no job (not the second one) */
+    {pets_import_dax, "dax",
+     "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"1\"/>\n<child>\n<parent ref=\"a\"/>\n</child>\n</adag>",
+     "bad.dax:4: <child> names no job"},
     {pets_import_dax, "dax", "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"a\" runtime=\"2\"/>\n</adag>",
      "twice"},
     /* a declared entity is not expanded: refused, not read as its name */
