@@ -229,11 +229,33 @@ START_TEST(test_librsb_offered_when_linked)
     ck_assert_ptr_nonnull(impl);
     char why[256] = "";
     int avail = spmm_impl_available(impl, why, sizeof why);
+    /* a matrix that librsb refuses (a negative row count) is refused with
+     * librsb's own reason after ours, nothing prepared; without librsb,
+     * with the build's why */
+    int32_t irp[2] = {0, 0};
+    spmm_matrix A;
+    memset(&A, 0, sizeof A);
+    A.have = SPMM_FMT_CSR;
+    A.csr.m = -1;
+    A.csr.n = 1;
+    A.csr.irp = irp;
+    void *state = NULL;
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = impl->prepare(impl, &A, 1, &state, &err);
+    ck_assert_ptr_null(state);
 #if PC_HAVE_LIBRSB
     ck_assert_msg(avail, "librsb is linked in but reported unavailable: %s", why);
+    /* librsb has called it corrupt input or out of memory (seen both) */
+    ck_assert_msg(rc == PC_EUNAVAIL || rc == PC_ENOMEM, "rc %d: %s", rc, err.msg);
+    const char *head = "librsb: cannot assemble this matrix: ";
+    ck_assert_msg(strncmp(err.msg, head, strlen(head)) == 0 && strlen(err.msg) > strlen(head),
+                  "no librsb reason: '%s'", err.msg);
 #else
     ck_assert(!avail);
     ck_assert_msg(strstr(why, "librsb") != NULL, "reason without librsb: %s", why);
+    ck_assert_int_eq(rc, PC_EUNAVAIL);
+    ck_assert_str_eq(err.msg, why);
 #endif
 }
 END_TEST
