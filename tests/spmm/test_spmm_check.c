@@ -578,6 +578,32 @@ START_TEST(test_boundary_decided_exactly)
 }
 END_TEST
 
+START_TEST(test_exact_judge_takes_the_bound_itself)
+{
+    /* S = 1 - 2^-103 (two entries), fl(|a||x|) sum 1, gamma_2 = 2^-52 (1 +
+     * 2^-52): T = 2^-51 (1 + 2^-52). y = 1 + 2^-51 is S + T exactly: |y - S|
+     * = T is within (R2: <= T), one ulp more is not. */
+    static const int32_t ri[] = {0, 0}, ci[] = {0, 1};
+    static const double v[] = {1.0, -0x1p-103}, x[] = {1.0, 1.0};
+    fx f;
+    fx_triplets(&f, 1, 2, 2, ri, ci, v, x, 1);
+    chk_test_hooks(1, 1); /* the exact judge decides every entry */
+    f.Y[0] = 1.0 + 0x1p-51;
+    int on_bound = fx_check(&f, 1);
+    char why_on[sizeof f.rep.why];
+    snprintf(why_on, sizeof why_on, "%s", f.rep.why);
+    int64_t judged = f.rep.slow_special;
+    f.Y[0] = nextafter(1.0 + 0x1p-51, 2.0);
+    int past = fx_check(&f, 1);
+    chk_test_hooks(1, 0);
+    ck_assert_msg(on_bound, "y = S + T refused: %s", why_on);
+    ck_assert_int_eq(judged, 1);
+    ck_assert(!past && f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND);
+    ck_assert(f.rep.fail[0].bound == 0x1p-51 * (1.0 + 0x1p-52));
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_reference_is_the_exact_sum)
 {
     /* 1e16 + 1 - 1e16 = 1, which plain double summation loses */
@@ -955,6 +981,7 @@ static Suite *suite_spmm_check(void)
     tcase_add_loop_test(rigour, test_verdicts_equal_oracle_on_random_cases, 0, 60);
     tcase_add_loop_test(rigour, test_exact_judge_equals_oracle_on_random_cases, 0, 30);
     tcase_add_test(rigour, test_boundary_decided_exactly);
+    tcase_add_test(rigour, test_exact_judge_takes_the_bound_itself);
     tcase_add_test(rigour, test_reference_is_the_exact_sum);
     tcase_add_test(rigour, test_integer_inputs_demand_exact);
     tcase_add_test(rigour, test_nonfinite_products_must_be_reproduced);
