@@ -260,6 +260,30 @@ START_TEST(test_librsb_offered_when_linked)
 }
 END_TEST
 
+/* spmm_make_x's contract: uniform in [-1, 1) (negative entries exercise
+ * cancellation in every kernel), or integers in [-8, 8]. */
+START_TEST(test_make_x_ranges)
+{
+    enum { N = 1000, K = 4 };
+    for (int ints = 0; ints < 2; ints++) {
+        double *X = NULL, lo = INFINITY, hi = -INFINITY;
+        pc_error err;
+        ck_assert_int_eq(spmm_make_x(N, K, 3, ints, &X, &err), 0);
+        for (int i = 0; i < N * K; i++) {
+            ck_assert_msg(ints ? X[i] >= -8.0 && X[i] <= 8.0 && X[i] == floor(X[i]) : X[i] >= -1.0 && X[i] < 1.0,
+                          "X[%d] = %g", i, X[i]);
+            lo = fmin(lo, X[i]);
+            hi = fmax(hi, X[i]);
+        }
+        if (ints)
+            ck_assert(lo == -8.0 && hi == 8.0);
+        else
+            ck_assert_msg(lo < -0.99 && hi > 0.99, "range [%g, %g]", lo, hi);
+        pc_free(X);
+    }
+}
+END_TEST
+
 static Suite *suite_spmm_kernels(void)
 {
     Suite *s = suite_create("spmm_kernels");
@@ -270,6 +294,7 @@ static Suite *suite_spmm_kernels(void)
     tcase_add_loop_test(tc, test_shared_matrices_match_oracle, 0, n);
     tcase_add_loop_test(tc, test_nonfinite_x_match_oracle, 0, n);
     tcase_add_test(tc, test_librsb_offered_when_linked);
+    tcase_add_test(tc, test_make_x_ranges);
     suite_add_tcase(s, tc);
     return s;
 }
