@@ -284,6 +284,32 @@ START_TEST(test_make_x_ranges)
 }
 END_TEST
 
+/* spmm_impl_select (the CUDA bench's --impl) knows every name of the
+ * table: the first and the last picked by name, all by "all", an unknown
+ * name refused with the valid ones listed. */
+START_TEST(test_impl_select_names)
+{
+    int n = spmm_impl_count();
+    int sel[256], ex[256];
+    ck_assert_int_le(n, 256);
+    const char *first = spmm_impl_at(0)->name, *last = spmm_impl_at(n - 1)->name;
+    char list[256];
+    snprintf(list, sizeof list, "%s,%s", last, first);
+    pc_error err;
+    ck_assert_msg(spmm_impl_select(list, sel, ex, &err) == 0, "%s", err.msg);
+    for (int k = 0; k < n; k++) {
+        int want = k == 0 || k == n - 1;
+        ck_assert_msg(sel[k] == want && ex[k] == want, "%s: sel %d explicit %d", spmm_impl_at(k)->name, sel[k],
+                      ex[k]);
+    }
+    ck_assert_int_eq(spmm_impl_select("all", sel, ex, &err), 0);
+    for (int k = 0; k < n; k++)
+        ck_assert(sel[k] == 1 && ex[k] == 0);
+    ck_assert_int_eq(spmm_impl_select("nosuch", sel, ex, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "nosuch") && strstr(err.msg, last), "%s", err.msg);
+}
+END_TEST
+
 static Suite *suite_spmm_kernels(void)
 {
     Suite *s = suite_create("spmm_kernels");
@@ -295,6 +321,7 @@ static Suite *suite_spmm_kernels(void)
     tcase_add_loop_test(tc, test_nonfinite_x_match_oracle, 0, n);
     tcase_add_test(tc, test_librsb_offered_when_linked);
     tcase_add_test(tc, test_make_x_ranges);
+    tcase_add_test(tc, test_impl_select_names);
     suite_add_tcase(s, tc);
     return s;
 }
