@@ -43,6 +43,17 @@ static int import_dir(const char *dir, const char *ext, importer imp, int procs,
     return count;
 }
 
+/* Which importers the build has: STG always (plain text), WfCommons with
+ * jansson, DAX with libxml2, nothing else. */
+START_TEST(importers_available)
+{
+    ck_assert_int_eq(pets_import_available("stg"), 1);
+    ck_assert_int_eq(pets_import_available("wfcommons"), PC_HAVE_JANSSON);
+    ck_assert_int_eq(pets_import_available("dax"), PC_HAVE_LIBXML2);
+    ck_assert_int_eq(pets_import_available("nosuch"), 0);
+}
+END_TEST
+
 START_TEST(stg_files)
 {
     if (!tu_data("stg"))
@@ -424,6 +435,7 @@ static Suite *suite_import(void)
 {
     Suite *s = suite_create("pets_import");
     TCase *tc = pc_tcase("import");
+    tcase_add_test(tc, importers_available);
     tcase_add_test(tc, stg_files);
     tcase_add_test(tc, wfcommons_files);
     tcase_add_test(tc, dax_files);
