@@ -353,6 +353,16 @@ END_TEST
 START_TEST(test_poison_means_never_written)
 {
     fx f;
+    /* K 4 and 8 take the fast pass's all-lanes sweep, which must hand a
+     * poisoned lane to the entry-by-entry judge */
+    static const int ks[] = {4, 8, 9};
+    for (size_t j = 0; j < sizeof ks / sizeof *ks; j++) {
+        fx_random(&f, 9, 0, ks[j]);
+        spmm_check_poison(&f.Y[(size_t)ks[j] + 2], SPMM_CHECK_F64, 1);
+        ck_assert_msg(!fx_check(&f, 1), "K %d: poison passed", ks[j]);
+        ck_assert(f.rep.bad == 1 && f.rep.fail[0].reason == SPMM_CHECK_NEVER_WRITTEN);
+        fx_free(&f);
+    }
     fx_random(&f, 9, 0, 2);
     spmm_check_poison(&f.Y[3], SPMM_CHECK_F64, 1);
     ck_assert(!fx_check(&f, 1));
