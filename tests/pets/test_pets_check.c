@@ -139,7 +139,7 @@ static const struct {
     {"task,proc,start,finish\n1,3,0,2\n", PC_EFORMAT, 2, "processors 1..2"},
     {"task,proc,start,finish\n1,0,0,2\n", PC_EFORMAT, 2, "unknown processor"},
     {"task,proc,start,finish\n1.0,1,0,2\n", PC_EFORMAT, 2, "not a task id"},
-    {"task,proc,start,finish\n1,-1,0,2\n", PC_EFORMAT, 2, "not a processor id"},
+    {"task,proc,start,finish\n1,-1,0,2\n", PC_EFORMAT, 2, "proc '-1' is not a processor id"},
     {"task,proc,start,finish\n1,1,zero,2\n", PC_EFORMAT, 2, "not a number"},
     {"task,proc,start,finish\n1,1,0,2x\n", PC_EFORMAT, 2, "not a number"},
     {"task,proc,start,finish\n1,1,0,\n", PC_EFORMAT, 2, "not a number"},
