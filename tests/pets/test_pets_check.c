@@ -218,6 +218,31 @@ START_TEST(json_reads_what_the_writer_writes)
 }
 END_TEST
 
+/* A file is JSON when its first non-blank byte is '{', however many blank
+ * lines and spaces come first (JSON writers and editors leave them). */
+START_TEST(file_reader_sniffs_json_past_blanks)
+{
+    char path[] = "/tmp/pets-sched-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "\n \r\n\t{\"schedule\":[{\"task\":1,\"proc\":2,\"start\":0,\"finish\":3}]}\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    pets_schedule s;
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = pets_schedule_read(path, 5, 2, &s, &err);
+    unlink(path);
+    if (!pets_schedule_json_available()) {
+        ck_assert_msg(rc == PC_EUNAVAIL, "rc %d: %s", rc, err.msg);
+        return;
+    }
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert(s.json == 1 && s.nrows == 1 && s.task[0] == 1 && s.proc[0] == 2 && s.finish[0] == 3);
+    pets_schedule_free(&s);
+}
+END_TEST
+
 /* ---- validator: one planted fault per rule ----------------------------- */
 
 START_TEST(valid_schedule_measures)
@@ -631,6 +656,7 @@ static Suite *suite_pets_check(void)
     tcase_add_test(rd, csv_decimals_are_exact);
     tcase_add_loop_test(rd, csv_refusals_name_the_line, 0, (int)(sizeof bad_csv / sizeof *bad_csv));
     tcase_add_test(rd, json_reads_what_the_writer_writes);
+    tcase_add_test(rd, file_reader_sniffs_json_past_blanks);
     suite_add_tcase(s, rd);
     TCase *va = pc_tcase("validator");
     tcase_add_checked_fixture(va, small_setup, small_teardown);
