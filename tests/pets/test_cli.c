@@ -260,6 +260,14 @@ START_TEST(check_reads_out_schedule)
                 pc_free(rj);
                 if (gi == 1)
                     ck_assert_int_eq(want, policy ? 89 : 76);
+                if (json) { /* the header names the policy the schedule was made with */
+                    unsigned char *sj;
+                    ck_assert_int_eq(pc_file_read_all(sched, 1 << 24, &sj, &len, NULL), 0);
+                    ck_assert_msg(strstr((const char *)sj, policy ? ",\"policy\":\"append\",\"tasks\":"
+                                                                  : ",\"policy\":\"insertion\",\"tasks\":"),
+                                  "%.300s", (const char *)sj);
+                    pc_free(sj);
+                }
                 char *out = NULL, *err = NULL;
                 int rc = run(&out, &err, "pets check %s --schedule %s --json -", graphs[gi], sched);
                 if (json && !pets_schedule_json_available()) {

@@ -200,6 +200,31 @@ static int op_solve(void *ctx)
     return rc;
 }
 
+/* The seed's linear selection under either policy (the insertion policy
+ * allocates per-processor slot lists that the append policy does not). */
+static int op_solve_linear(void *ctx, int policy)
+{
+    pets_dag *d = ctx;
+    pets_solution s;
+    int rc = pets_solution_alloc(&s, d->ntasks, NULL);
+    pets_options o = {policy, -1, -1, 0, PETS_SELECT_LINEAR};
+    pets_times t;
+    if (!rc)
+        rc = pets_impl_find("serial")->run(d, &o, &s, &t, NULL);
+    pets_solution_free(&s);
+    return rc;
+}
+
+static int op_solve_linear_insertion(void *ctx)
+{
+    return op_solve_linear(ctx, PETS_INSERTION);
+}
+
+static int op_solve_linear_append(void *ctx)
+{
+    return op_solve_linear(ctx, PETS_APPEND);
+}
+
 static int op_oracle(void *ctx)
 {
     pets_dag *d = ctx;
@@ -246,6 +271,8 @@ START_TEST(alloc_failures)
     pc_error err;
     ck_assert_int_eq(pets_dag_read(g_path, &d, &err), 0);
     ck_assert_int_gt(pc_test_alloc_loop(op_solve, NULL, &d, 10000), 3);
+    ck_assert_int_gt(pc_test_alloc_loop(op_solve_linear_insertion, NULL, &d, 10000), 3);
+    ck_assert_int_gt(pc_test_alloc_loop(op_solve_linear_append, NULL, &d, 10000), 3);
     pets_dag_free(&d);
 }
 END_TEST

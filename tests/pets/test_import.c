@@ -43,6 +43,17 @@ static int import_dir(const char *dir, const char *ext, importer imp, int procs,
     return count;
 }
 
+/* Which importers the build has: STG always (plain text), WfCommons with
+ * jansson, DAX with libxml2, nothing else. */
+START_TEST(importers_available)
+{
+    ck_assert_int_eq(pets_import_available("stg"), 1);
+    ck_assert_int_eq(pets_import_available("wfcommons"), PC_HAVE_JANSSON);
+    ck_assert_int_eq(pets_import_available("dax"), PC_HAVE_LIBXML2);
+    ck_assert_int_eq(pets_import_available("nosuch"), 0);
+}
+END_TEST
+
 START_TEST(stg_files)
 {
     if (!tu_data("stg"))
@@ -207,6 +218,10 @@ static const bad_import bads[] = {
      "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"1\"/>\n"
      "<child ref=\"a\"><parent ref=\"b\"/></child>\n<child ref=\"b\"><parent ref=\"a\"/></child>\n</adag>",
      "cycle"},
+    /* a <child> without ref names no job (not the second one) */
+    {pets_import_dax, "dax",
+     "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"1\"/>\n<child>\n<parent ref=\"a\"/>\n</child>\n</adag>",
+     "bad.dax:4: <child> names no job"},
     {pets_import_dax, "dax", "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"a\" runtime=\"2\"/>\n</adag>",
      "twice"},
     /* a declared entity is not expanded: refused, not read as its name */
@@ -246,8 +261,8 @@ START_TEST(bad_import_files)
 }
 END_TEST
 
-/* Writes text to a temporary .dax file and imports it on 2 processors. */
-static int import_text(const char *text, pets_dag *g, pc_error *err)
+/* Writes text to a temporary .dax file and imports it with ip. */
+static int import_text_with(const char *text, const pets_import_params *ip, pets_dag *g, pc_error *err)
 {
     char path[] = "/tmp/pets-dax-XXXXXX";
     int fd = mkstemp(path);
@@ -256,13 +271,19 @@ static int import_text(const char *text, pets_dag *g, pc_error *err)
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
     fclose(f);
+    pc_error_clear(err);
+    int rc = pets_import_dax(path, ip, g, err);
+    unlink(path);
+    return rc;
+}
+
+/* Writes text to a temporary .dax file and imports it on 2 processors. */
+static int import_text(const char *text, pets_dag *g, pc_error *err)
+{
     pets_import_params ip;
     pets_import_defaults(&ip);
     ip.procs = 2;
-    pc_error_clear(err);
-    int rc = pets_import_dax(path, &ip, g, err);
-    unlink(path);
-    return rc;
+    return import_text_with(text, &ip, g, err);
 }
 
 /* Index of edge a -> b in g, or -1. */
@@ -321,6 +342,52 @@ START_TEST(dax_xml_forms)
 }
 END_TEST
 
+/* What the shared workflow step (pets_import_workflow) makes of the
+ * parsed DAX: a graph without edges, and the bytes of an edge summed over
+ * its files in name order (a task's file references are sorted by file),
+ * deterministic where a sum in document order would round, at bandwidth
+ * 1 B/s and 1 unit/s, to another unit. */
+START_TEST(dax_workflow_edges)
+{
+    if (!pets_import_available("dax"))
+        PC_SKIP("built without libxml2");
+    pets_dag g;
+    pc_error err;
+    ck_assert_msg(import_text("<adag><job id=\"a\" runtime=\"1\"/><job id=\"b\" runtime=\"2\"/></adag>", &g, &err) ==
+                      0,
+                  "%s", err.msg);
+    ck_assert_int_eq(g.ntasks, 2);
+    ck_assert_int_eq(g.nedges, 0);
+    pets_dag_free(&g);
+    /* z is 2^39 + 1/2 - 2^-12 bytes, b1..b4 2^-14 each (an ulp of z is
+     * 2^-13): z first keeps z (each small term is half an ulp, a tie to
+     * even), which rounds down; b1..b4 first add 2 ulps, z + 2^-12 = 2^39 +
+     * 1/2, which rounds up */
+    const char *text = "<adag>\n"
+                       "<job id=\"p\" runtime=\"1\">"
+                       "<uses file=\"z\" link=\"output\" size=\"549755813888.499755859375\"/>"
+                       "<uses file=\"b1\" link=\"output\" size=\"0.00006103515625\"/>"
+                       "<uses file=\"b2\" link=\"output\" size=\"0.00006103515625\"/>"
+                       "<uses file=\"b3\" link=\"output\" size=\"0.00006103515625\"/>"
+                       "<uses file=\"b4\" link=\"output\" size=\"0.00006103515625\"/></job>\n"
+                       "<job id=\"c\" runtime=\"1\">"
+                       "<uses file=\"z\" link=\"input\"/><uses file=\"b1\" link=\"input\"/>"
+                       "<uses file=\"b2\" link=\"input\"/><uses file=\"b3\" link=\"input\"/>"
+                       "<uses file=\"b4\" link=\"input\"/></job>\n"
+                       "<child ref=\"c\"><parent ref=\"p\"/></child>\n</adag>\n";
+    pets_import_params ip;
+    pets_import_defaults(&ip);
+    ip.procs = 1;
+    ip.bandwidth = 1;
+    ip.time_scale = 1;
+    ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(g.nedges, 1);
+    ck_assert_int_eq(g.edge_comm[0], (1LL << 39) + 1);
+    pets_dag_free(&g);
+    ck_assert_int_eq(pc_alloc_live(), 0);
+}
+END_TEST
+
 static const char *g_path;
 static importer g_imp;
 static pets_dag g_dag;
@@ -368,11 +435,13 @@ static Suite *suite_import(void)
 {
     Suite *s = suite_create("pets_import");
     TCase *tc = pc_tcase("import");
+    tcase_add_test(tc, importers_available);
     tcase_add_test(tc, stg_files);
     tcase_add_test(tc, wfcommons_files);
     tcase_add_test(tc, dax_files);
     tcase_add_test(tc, dax_heft_paper);
     tcase_add_test(tc, dax_xml_forms);
+    tcase_add_test(tc, dax_workflow_edges);
     tcase_add_test(tc, stg_optimal_bounds);
     tcase_add_test(tc, bad_import_files);
     tcase_add_test(tc, alloc_failures);

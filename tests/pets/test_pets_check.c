@@ -139,7 +139,7 @@ static const struct {
     {"task,proc,start,finish\n1,3,0,2\n", PC_EFORMAT, 2, "processors 1..2"},
     {"task,proc,start,finish\n1,0,0,2\n", PC_EFORMAT, 2, "unknown processor"},
     {"task,proc,start,finish\n1.0,1,0,2\n", PC_EFORMAT, 2, "not a task id"},
-    {"task,proc,start,finish\n1,-1,0,2\n", PC_EFORMAT, 2, "not a processor id"},
+    {"task,proc,start,finish\n1,-1,0,2\n", PC_EFORMAT, 2, "proc '-1' is not a processor id"},
     {"task,proc,start,finish\n1,1,zero,2\n", PC_EFORMAT, 2, "not a number"},
     {"task,proc,start,finish\n1,1,0,2x\n", PC_EFORMAT, 2, "not a number"},
     {"task,proc,start,finish\n1,1,0,\n", PC_EFORMAT, 2, "not a number"},
@@ -215,6 +215,31 @@ START_TEST(json_reads_what_the_writer_writes)
         ck_assert_msg(strstr(err.msg, bad[i].word), "case %zu: '%s' lacks '%s'", i, err.msg, bad[i].word);
         ck_assert_ptr_null(s.task);
     }
+}
+END_TEST
+
+/* A file is JSON when its first non-blank byte is '{', however many blank
+ * lines and spaces come first (JSON writers and editors leave them). */
+START_TEST(file_reader_sniffs_json_past_blanks)
+{
+    char path[] = "/tmp/pets-sched-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "\n \r\n\t{\"schedule\":[{\"task\":1,\"proc\":2,\"start\":0,\"finish\":3}]}\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    pets_schedule s;
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = pets_schedule_read(path, 5, 2, &s, &err);
+    unlink(path);
+    if (!pets_schedule_json_available()) {
+        ck_assert_msg(rc == PC_EUNAVAIL, "rc %d: %s", rc, err.msg);
+        return;
+    }
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert(s.json == 1 && s.nrows == 1 && s.task[0] == 1 && s.proc[0] == 2 && s.finish[0] == 3);
+    pets_schedule_free(&s);
 }
 END_TEST
 
@@ -320,6 +345,26 @@ START_TEST(bad_processor_through_the_api)
     ck_assert_int_eq(pets_check_schedule(&g_dag, 5, task, proc, st, fi, 0, &rep, &err), PC_ERANGE);
     ck_assert_int_eq(pets_check_schedule(&g_dag, -1, task, proc, st, fi, 0, &rep, &err), PC_EINVAL);
     ck_assert_int_eq(pets_check_schedule(&g_dag, 0, NULL, NULL, NULL, NULL, 10, &rep, &err), PC_EINVAL);
+}
+END_TEST
+
+/* The lower bound relies on pets_dag's invariant that edges are sorted
+ * by source, and refuses a graph that breaks it rather than reading the
+ * out-edges of a source as one run. */
+START_TEST(lower_bound_refuses_unsorted_edges)
+{
+    int64_t lb = -1;
+    pc_error err;
+    ck_assert_int_eq(pets_oracle_lower_bound(&g_dag, &lb, &err), 0);
+    ck_assert_int_eq(lb, 4);
+    /* edges 1 -> 2 and 2 -> 4 swapped: sources 2, 1, 1, 3 */
+    int32_t f = g_dag.edge_from[0], t = g_dag.edge_to[0];
+    g_dag.edge_from[0] = g_dag.edge_from[2], g_dag.edge_to[0] = g_dag.edge_to[2];
+    g_dag.edge_from[2] = f, g_dag.edge_to[2] = t;
+    lb = -1;
+    ck_assert_int_eq(pets_oracle_lower_bound(&g_dag, &lb, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "lower bound: edge list not sorted by source");
+    ck_assert_int_eq(lb, -1);
 }
 END_TEST
 
@@ -611,6 +656,7 @@ static Suite *suite_pets_check(void)
     tcase_add_test(rd, csv_decimals_are_exact);
     tcase_add_loop_test(rd, csv_refusals_name_the_line, 0, (int)(sizeof bad_csv / sizeof *bad_csv));
     tcase_add_test(rd, json_reads_what_the_writer_writes);
+    tcase_add_test(rd, file_reader_sniffs_json_past_blanks);
     suite_add_tcase(s, rd);
     TCase *va = pc_tcase("validator");
     tcase_add_checked_fixture(va, small_setup, small_teardown);
@@ -618,6 +664,7 @@ static Suite *suite_pets_check(void)
     tcase_add_loop_test(va, planted_fault_located, 0, (int)(sizeof planted / sizeof *planted));
     tcase_add_loop_test(va, suspicious_but_valid, 0, (int)(sizeof valid_rows / sizeof *valid_rows));
     tcase_add_test(va, bad_processor_through_the_api);
+    tcase_add_test(va, lower_bound_refuses_unsorted_edges);
     tcase_add_test(va, decimal_times_judged_exactly);
     tcase_add_test(va, wide_starts_ordered_whole);
     tcase_add_test(va, records_are_deterministic);

@@ -47,6 +47,19 @@ START_TEST(exit_codes)
     const sa_impl *mpi = sa_impl_find("mpi");
     ck_assert(mpi != NULL);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq,mpi"), mpi->available(why, sizeof why) ? 0 : 3);
+    /* without its program mpi is unavailable and says why (the reason is
+     * what `sa --impl all` prints for a skip) */
+    const char *saved = getenv("PARCHECK_SA_MPI");
+    char keep[4096];
+    snprintf(keep, sizeof keep, "%s", saved ? saved : "");
+    setenv("PARCHECK_SA_MPI", "/nonexistent/parcheck-sa-mpi", 1);
+    why[0] = '\0';
+    ck_assert(!mpi->available(why, sizeof why));
+    ck_assert_msg(strstr(why, "not found") || strstr(why, "MPI") || strstr(why, "mpi"), "why: '%s'", why);
+    if (saved)
+        setenv("PARCHECK_SA_MPI", keep, 1);
+    else
+        unsetenv("PARCHECK_SA_MPI");
     const sa_impl *dc3 = sa_impl_find("dc3-mpi");
     ck_assert(dc3 != NULL && dc3->threaded && !dc3->build);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq,dc3-mpi"), dc3->available(why, sizeof why) ? 0 : 3);

@@ -353,6 +353,16 @@ END_TEST
 START_TEST(test_poison_means_never_written)
 {
     fx f;
+    /* K 4 and 8 take the fast pass's all-lanes sweep, which must hand a
+     * poisoned lane to the entry-by-entry judge */
+    static const int ks[] = {4, 8, 9};
+    for (size_t j = 0; j < sizeof ks / sizeof *ks; j++) {
+        fx_random(&f, 9, 0, ks[j]);
+        spmm_check_poison(&f.Y[(size_t)ks[j] + 2], SPMM_CHECK_F64, 1);
+        ck_assert_msg(!fx_check(&f, 1), "K %d: poison passed", ks[j]);
+        ck_assert(f.rep.bad == 1 && f.rep.fail[0].reason == SPMM_CHECK_NEVER_WRITTEN);
+        fx_free(&f);
+    }
     fx_random(&f, 9, 0, 2);
     spmm_check_poison(&f.Y[3], SPMM_CHECK_F64, 1);
     ck_assert(!fx_check(&f, 1));
@@ -574,6 +584,32 @@ START_TEST(test_boundary_decided_exactly)
     f.Y[0] = 0.5 + 0x1p-52;
     ck_assert(!fx_check(&f, 1) && f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND);
     ck_assert(f.rep.slow_undecided == 0 && f.rep.fail[0].bound == 0x1p-53 * (1.0 + 0x1p-52));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_exact_judge_takes_the_bound_itself)
+{
+    /* S = 1 - 2^-103 (two entries), fl(|a||x|) sum 1, gamma_2 = 2^-52 (1 +
+     * 2^-52): T = 2^-51 (1 + 2^-52). y = 1 + 2^-51 is S + T exactly: |y - S|
+     * = T is within (R2: <= T), one ulp more is not. */
+    static const int32_t ri[] = {0, 0}, ci[] = {0, 1};
+    static const double v[] = {1.0, -0x1p-103}, x[] = {1.0, 1.0};
+    fx f;
+    fx_triplets(&f, 1, 2, 2, ri, ci, v, x, 1);
+    chk_test_hooks(1, 1); /* the exact judge decides every entry */
+    f.Y[0] = 1.0 + 0x1p-51;
+    int on_bound = fx_check(&f, 1);
+    char why_on[sizeof f.rep.why];
+    snprintf(why_on, sizeof why_on, "%s", f.rep.why);
+    int64_t judged = f.rep.slow_special;
+    f.Y[0] = nextafter(1.0 + 0x1p-51, 2.0);
+    int past = fx_check(&f, 1);
+    chk_test_hooks(1, 0);
+    ck_assert_msg(on_bound, "y = S + T refused: %s", why_on);
+    ck_assert_int_eq(judged, 1);
+    ck_assert(!past && f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND);
+    ck_assert(f.rep.fail[0].bound == 0x1p-51 * (1.0 + 0x1p-52));
     fx_free(&f);
 }
 END_TEST
@@ -955,6 +991,7 @@ static Suite *suite_spmm_check(void)
     tcase_add_loop_test(rigour, test_verdicts_equal_oracle_on_random_cases, 0, 60);
     tcase_add_loop_test(rigour, test_exact_judge_equals_oracle_on_random_cases, 0, 30);
     tcase_add_test(rigour, test_boundary_decided_exactly);
+    tcase_add_test(rigour, test_exact_judge_takes_the_bound_itself);
     tcase_add_test(rigour, test_reference_is_the_exact_sum);
     tcase_add_test(rigour, test_integer_inputs_demand_exact);
     tcase_add_test(rigour, test_nonfinite_products_must_be_reproduced);

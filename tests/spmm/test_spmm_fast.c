@@ -118,6 +118,37 @@ static int model_blocks(int32_t rows, int32_t n, int per, int K)
  * times the budget: blocks when the X misses saved (a share 3/4 of the
  * entries, one 64-byte line each) outweigh the extra passes over Y (16 K
  * + 4 bytes a row a pass) plus X once; one block when they do not. */
+/* Prefetching is chosen by the median column span of the rows: spans
+ * 60000, 10 and 40000 columns (K = 1: 8 bytes a column) have the median
+ * 40000, past the 32768 columns of FAST_SPAN_LOCAL; spans 60000, 10 and
+ * 20 have the median 20. */
+static int prefetch_for(int32_t span0, int32_t span1, int32_t span2)
+{
+    static const int32_t ri[] = {0, 0, 1, 1, 2, 2};
+    int32_t ci[] = {0, span0 - 1, 0, span1 - 1, 0, span2 - 1};
+    static const double v[] = {1, 2, 3, 4, 5, 6};
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_from(3, 60000, 6, ri, ci, v, &coo), 0);
+    spmm_csr csr;
+    spmm_fast F;
+    pc_error err;
+    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+    ck_assert_int_eq(spmm_fast_build(&csr, 1, 0, &F, &err), 0);
+    int pf = F.prefetch;
+    spmm_fast_free(&F);
+    spmm_csr_free(&csr);
+    mm_coo_free(&coo);
+    return pf;
+}
+
+START_TEST(test_prefetch_follows_the_median_span)
+{
+    ck_assert_int_eq(prefetch_for(60000, 10, 40000), 1);
+    ck_assert_int_eq(prefetch_for(60000, 10, 20), 0);
+    ck_assert_int_eq(prefetch_for(10, 40000, 60000), 1);
+}
+END_TEST
+
 START_TEST(test_cost_model_blocks_only_when_it_pays)
 {
     /* 64 rows of 200 entries, K = 1: misses 614,400 B, passes 323,840 B */
@@ -172,7 +203,7 @@ START_TEST(test_threads_share_rows_and_blocks)
         ck_assert_int_eq(spmm_gen_coo(&p, &coo, &err), 0);
         fast_fixture f;
         fixture_open(&f, &coo, s == 2 ? 1 : 7, s == 1, 11);
-        for (int t = 1; t <= 3; t++) {
+        for (int t = -1; t <= 3; t++) { /* a count below 1 runs as one thread */
             fixture_check(&f, 0, 0, t, "generated");
             ck_assert_int_gt(fixture_check(&f, -8192, t == 2, t, "generated, blocks"), 1);
         }
@@ -230,6 +261,7 @@ static Suite *suite_spmm_fast(void)
     TCase *tc = pc_tcase("csr_cpu_fast");
     tcase_add_test(tc, test_column_blocks_match_oracle);
     tcase_add_test(tc, test_cost_model_blocks_only_when_it_pays);
+    tcase_add_test(tc, test_prefetch_follows_the_median_span);
     tcase_add_test(tc, test_portable_and_avx2_agree_with_oracle);
     tcase_add_test(tc, test_threads_share_rows_and_blocks);
     tcase_add_test(tc, test_build_survives_allocation_failures);

@@ -229,12 +229,84 @@ START_TEST(test_librsb_offered_when_linked)
     ck_assert_ptr_nonnull(impl);
     char why[256] = "";
     int avail = spmm_impl_available(impl, why, sizeof why);
+    /* a matrix that librsb refuses (a negative row count) is refused with
+     * librsb's own reason after ours, nothing prepared; without librsb,
+     * with the build's why */
+    int32_t irp[2] = {0, 0};
+    spmm_matrix A;
+    memset(&A, 0, sizeof A);
+    A.have = SPMM_FMT_CSR;
+    A.csr.m = -1;
+    A.csr.n = 1;
+    A.csr.irp = irp;
+    void *state = NULL;
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = impl->prepare(impl, &A, 1, &state, &err);
+    ck_assert_ptr_null(state);
 #if PC_HAVE_LIBRSB
     ck_assert_msg(avail, "librsb is linked in but reported unavailable: %s", why);
+    /* librsb has called it corrupt input or out of memory (seen both) */
+    ck_assert_msg(rc == PC_EUNAVAIL || rc == PC_ENOMEM, "rc %d: %s", rc, err.msg);
+    const char *head = "librsb: cannot assemble this matrix: ";
+    ck_assert_msg(strncmp(err.msg, head, strlen(head)) == 0 && strlen(err.msg) > strlen(head),
+                  "no librsb reason: '%s'", err.msg);
 #else
     ck_assert(!avail);
     ck_assert_msg(strstr(why, "librsb") != NULL, "reason without librsb: %s", why);
+    ck_assert_int_eq(rc, PC_EUNAVAIL);
+    ck_assert_str_eq(err.msg, why);
 #endif
+}
+END_TEST
+
+/* spmm_make_x's contract: uniform in [-1, 1) (negative entries exercise
+ * cancellation in every kernel), or integers in [-8, 8]. */
+START_TEST(test_make_x_ranges)
+{
+    enum { N = 1000, K = 4 };
+    for (int ints = 0; ints < 2; ints++) {
+        double *X = NULL, lo = INFINITY, hi = -INFINITY;
+        pc_error err;
+        ck_assert_int_eq(spmm_make_x(N, K, 3, ints, &X, &err), 0);
+        for (int i = 0; i < N * K; i++) {
+            ck_assert_msg(ints ? X[i] >= -8.0 && X[i] <= 8.0 && X[i] == floor(X[i]) : X[i] >= -1.0 && X[i] < 1.0,
+                          "X[%d] = %g", i, X[i]);
+            lo = fmin(lo, X[i]);
+            hi = fmax(hi, X[i]);
+        }
+        if (ints)
+            ck_assert(lo == -8.0 && hi == 8.0);
+        else
+            ck_assert_msg(lo < -0.99 && hi > 0.99, "range [%g, %g]", lo, hi);
+        pc_free(X);
+    }
+}
+END_TEST
+
+/* spmm_impl_select (the CUDA bench's --impl) knows every name of the
+ * table: the first and the last picked by name, all by "all", an unknown
+ * name refused with the valid ones listed. */
+START_TEST(test_impl_select_names)
+{
+    int n = spmm_impl_count();
+    int sel[256], ex[256];
+    ck_assert_int_le(n, 256);
+    const char *first = spmm_impl_at(0)->name, *last = spmm_impl_at(n - 1)->name;
+    char list[256];
+    snprintf(list, sizeof list, "%s,%s", last, first);
+    pc_error err;
+    ck_assert_msg(spmm_impl_select(list, sel, ex, &err) == 0, "%s", err.msg);
+    for (int k = 0; k < n; k++) {
+        int want = k == 0 || k == n - 1;
+        ck_assert_msg(sel[k] == want && ex[k] == want, "%s: sel %d explicit %d", spmm_impl_at(k)->name, sel[k],
+                      ex[k]);
+    }
+    ck_assert_int_eq(spmm_impl_select("all", sel, ex, &err), 0);
+    for (int k = 0; k < n; k++)
+        ck_assert(sel[k] == 1 && ex[k] == 0);
+    ck_assert_int_eq(spmm_impl_select("nosuch", sel, ex, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "nosuch") && strstr(err.msg, last), "%s", err.msg);
 }
 END_TEST
 
@@ -248,6 +320,8 @@ static Suite *suite_spmm_kernels(void)
     tcase_add_loop_test(tc, test_shared_matrices_match_oracle, 0, n);
     tcase_add_loop_test(tc, test_nonfinite_x_match_oracle, 0, n);
     tcase_add_test(tc, test_librsb_offered_when_linked);
+    tcase_add_test(tc, test_make_x_ranges);
+    tcase_add_test(tc, test_impl_select_names);
     suite_add_tcase(s, tc);
     return s;
 }
