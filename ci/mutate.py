@@ -497,6 +497,41 @@ def write_report(recs, population, nlines, path, meta):
 
 
 # ---- main ----------------------------------------------------------------------------
+def judge_all(workers, todo, judge):
+    """Runs judge(worker, mutant) for every mutant of todo, one thread per
+    worker taking mutants from a shared queue. Returns (key, what went
+    wrong) for each mutant whose judging raised: such a mutant is left
+    unjudged (no result line, so a later run takes it again) and the
+    worker goes on with the next one. Before, the exception ended the
+    worker's thread and the score was printed over the mutants judged
+    without a word."""
+    q = queue.Queue()
+    for m in todo:
+        q.put(m)
+    errors = []
+    lock = threading.Lock()
+
+    def loop(w):
+        while True:
+            try:
+                m = q.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                judge(w, m)
+            except Exception as e:  # reported by the caller, never swallowed
+                with lock:
+                    errors.append((m["key"], "%s:%s: %s: %s" % (m.get("file"), m.get("line"),
+                                                                type(e).__name__, e)))
+
+    ths = [threading.Thread(target=loop, args=(w,)) for w in workers]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+    return errors
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
@@ -562,6 +597,7 @@ def main():
     todo = [m for m in chosen if m["key"] not in done]
     log("%d already judged (%s), %d to run" % (len(chosen) - len(todo), results_path, len(todo)))
 
+    errors = []
     if todo and not a.report_only:
         state = tree_hash([f for t in ("src", "oracles", "tests", "include")
                            for f in glob.glob(t + "/**/*.[ch]", recursive=True)] + ["Makefile"])
@@ -596,9 +632,6 @@ def main():
                 json.dump(base, f)
         limits = {s: max(tmin, 5 * base["secs"][s]) for s in base["secs"]}
 
-        q = queue.Queue()
-        for m in todo:
-            q.put(m)
         lock = threading.Lock()
         counter = [0]
         resf = open(results_path, "a")
@@ -620,35 +653,26 @@ def main():
             # No line data (declarations, initialisers, macros): all suites.
             return sorted(suites, key=lambda s: base["secs"][s])
 
-        def loop(w):
-            while True:
-                try:
-                    m = q.get_nowait()
-                except queue.Empty:
-                    return
-                t0 = time.time()
-                suites = plan(m)
-                if suites:
-                    st, by = w.run_mutant(m, suites, limits)
-                else:
-                    st, by = "uncovered", None
-                r = dict(m, status=st, by=by, suites=suites, secs=round(time.time() - t0, 2),
-                         src=src_hash[m["file"]], tests=test_hash[file_domain(m["file"])])
-                with lock:
-                    resf.write(json.dumps(r) + "\n")
-                    resf.flush()
-                    done[m["key"]] = r
-                    counter[0] += 1
-                    n = counter[0]
-                    if n % 10 == 0 or n == len(todo):
-                        el = time.time() - t_start
-                        log("%d/%d judged, %.0f s so far" % (n, len(todo), el))
+        def judge(w, m):
+            t0 = time.time()
+            suites = plan(m)
+            if suites:
+                st, by = w.run_mutant(m, suites, limits)
+            else:
+                st, by = "uncovered", None
+            r = dict(m, status=st, by=by, suites=suites, secs=round(time.time() - t0, 2),
+                     src=src_hash[m["file"]], tests=test_hash[file_domain(m["file"])])
+            with lock:
+                resf.write(json.dumps(r) + "\n")
+                resf.flush()
+                done[m["key"]] = r
+                counter[0] += 1
+                n = counter[0]
+                if n % 10 == 0 or n == len(todo):
+                    el = time.time() - t_start
+                    log("%d/%d judged, %.0f s so far" % (n, len(todo), el))
 
-        ths = [threading.Thread(target=loop, args=(w,)) for w in workers]
-        for t in ths:
-            t.start()
-        for t in ths:
-            t.join()
+        errors = judge_all(workers, todo, judge)
         resf.close()
 
     recs = []
@@ -681,6 +705,12 @@ def main():
     log("report: %s (%d survivors listed)" % (report, allc["survived"] + allc["uncovered"]))
     print("mutation score: %s (%d/%d)" % (pct(allc), allc["k"], allc["tot"]))
     del judged
+    if errors:
+        for key, what in errors:
+            log("not judged: mutant %s, %s" % (key, what))
+        log("%d mutant(s) could not be judged (above): the score covers the others only; "
+            "run again to judge them" % len(errors))
+        return 1
     return 0
 
 

@@ -94,5 +94,21 @@ with tempfile.TemporaryDirectory() as tmp:
             pass
     check("a results line cut by a stop is skipped", len(kept) == 1)
 
+judged = []
+
+
+def fake_judge(w, m):
+    if m["key"] == "k7":
+        raise KeyError("limit of a suite")  # what a relinked build once caused
+    judged.append((w, m["key"]))
+
+
+todo = [{"key": "k%d" % i, "file": "src/x.c", "line": i} for i in range(20)]
+errs = mu.judge_all(["w0", "w1", "w2"], todo, fake_judge)
+check("a mutant whose judging raises is reported, the others judged",
+      [e[0] for e in errs] == ["k7"] and "src/x.c:7: KeyError" in errs[0][1]
+      and sorted(k for _, k in judged) == sorted("k%d" % i for i in range(20) if i != 7),
+      repr(errs))
+
 print("SUMMARY passed=%d failed=%d skipped=0" % (passed, failed))
 sys.exit(1 if failed else 0)
