@@ -233,6 +233,47 @@ START_TEST(dc_segmented_rounds)
 }
 END_TEST
 
+/* cuda-dc's difference-cover sample (sa_cuda_dcs.cu) at each modulus, and
+ * turned off: every kind and size against seq + Kasai (cuda and cuda-ms
+ * beside, identical). The repeated block and short periods take it; long
+ * groups (all zeros, long inputs of a short period) make it decline. */
+START_TEST(dc_sample_switch)
+{
+    NEED_GPU();
+    static const char *mods[] = { "16", "32", "64", "0" };
+    static const int32_t sizes[] = { 257, 1151, 1152, 5000, 65537, 262147 };
+    for (size_t mi = 0; mi < sizeof mods / sizeof mods[0]; mi++) {
+        int taken = 0, declined = 0, runs = 0;
+        setenv("SA_CUDA_DC_SAMPLE", mods[mi], 1);
+        for (int kind = 0; kind < SA_CUDA_KINDS; kind++)
+            for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+                int32_t n = sizes[si];
+                sa_cuda_stats dc;
+                char what[32];
+                snprintf(what, sizeof what, "sample %s, ", mods[mi]);
+                run_vs_seq(n, kind, (uint64_t)(13 * n + kind), 0, what, &dc);
+                runs++;
+                if (dc.sample_v) {
+                    taken++;
+                    ck_assert_int_eq(dc.sample_v, atoi(mods[mi]));
+                    ck_assert_msg(dc.sample_groups > 0 || dc.sample_items == 0,
+                                  "sample %s kind %d n %d: no group sorted", mods[mi], kind, (int)n);
+                } else if (dc.compact_rounds == 0 && dc.rounds > 0) {
+                    declined++;
+                }
+            }
+        unsetenv("SA_CUDA_DC_SAMPLE");
+        printf("sa-cuda-dc sample modulus %s: taken in %d of %d runs, %d finished without it by rounds "
+               "over SA\n", mods[mi], taken, runs, declined);
+        if (!strcmp(mods[mi], "0"))
+            ck_assert_msg(taken == 0, "SA_CUDA_DC_SAMPLE=0 took the sample %d times", taken);
+        else
+            ck_assert_msg(taken > 0 && declined > 0, "modulus %s: taken %d, declined %d: a path was not taken",
+                          mods[mi], taken, declined);
+    }
+}
+END_TEST
+
 /* Large inputs: the O(n) oracles (a suffix array passing them is the one seq
  * builds, which would take minutes here). Prints the figures. */
 static void large(int32_t n, int kind, const char *label)
@@ -257,12 +298,19 @@ static void large(int32_t n, int kind, const char *label)
     double model = 17.0 * n + n / 8.0 + (64 << 20);
     ck_assert_msg(st.device_peak_bytes <= model, "device peak %lld > model %.0f",
                   st.device_peak_bytes, model);
-    printf("sa-cuda-dc %s n=%d: %.1f MB/s (init %.3f rounds %.3f [%d, %d compacted] s), "
-           "device %.2f B/n counted, %.2f B/n pool\n",
+    printf("sa-cuda-dc %s n=%d: %.1f MB/s (init %.3f rounds %.3f [%d, %d compacted, %d over a sample "
+           "mod %d of %lld suffixes, then %lld groups] s), device %.2f B/n counted, %.2f B/n pool\n",
            label, (int)n, n / 1e6 / dc.s_total, dc.s_init, dc.s_rounds, dc.rounds, dc.compact_rounds,
+           dc.sample_rounds, dc.sample_v, dc.sample_items, dc.sample_groups,
            (double)dc.device_peak_bytes / n, (double)dc.pool_peak_bytes / n);
-    ck_assert_msg(dc.device_peak_bytes <= model, "cuda-dc device peak %lld > model %.0f",
-                  dc.device_peak_bytes, model);
+    /* cuda-dc's sample adds its group-start bits (n / 8) when taken */
+    double dc_model = model + (dc.sample_v ? n / 8.0 : 0);
+    if (!dc.sample_v)
+        ck_assert_msg(dc.device_peak_bytes <= st.device_peak_bytes,
+                      "cuda-dc without its sample held %lld bytes, cuda %lld", dc.device_peak_bytes,
+                      st.device_peak_bytes);
+    ck_assert_msg(dc.device_peak_bytes <= dc_model, "cuda-dc device peak %lld > model %.0f",
+                  dc.device_peak_bytes, dc_model);
     pc_free(T);
 }
 
@@ -337,6 +385,7 @@ static Suite *suite_cuda(void)
     tcase_add_loop_test(tc, power_sizes_vs_seq, 0, SA_CUDA_KINDS);
     tcase_add_test(tc, batched_rounds);
     tcase_add_test(tc, dc_segmented_rounds);
+    tcase_add_test(tc, dc_sample_switch);
     tcase_add_test(tc, large_periodic_2_24);
     tcase_add_test(tc, large_zeros_2_24);
     tcase_add_test(tc, large_binary_2_26);

@@ -67,6 +67,9 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
             if ((rc = sa_cuda_compact_tmp(c, &b, err)))
                 return rc;
             mx = std::max(mx, b);
+            if ((rc = sa_cuda_dcs_tmp(c, &b, err)))
+                return rc;
+            mx = std::max(mx, b);
         }
         if (c->segmented) {
             if ((rc = sa_cuda_seg_tmp(c, &b, err)))
@@ -123,6 +126,10 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
             return rc;
         st->rounds = ro.rounds;
         st->compact_rounds = ro.compact_rounds;
+        st->sample_v = ro.sample_v;
+        st->sample_rounds = ro.sample_rounds;
+        st->sample_items = ro.sample_items;
+        st->sample_groups = ro.sample_groups;
         st->max_batches = ro.max_batches;
         st->group_batches = ro.groups;
         st->longest_group = io.longest;

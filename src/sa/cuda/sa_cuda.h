@@ -35,6 +35,10 @@ typedef struct sa_cuda_stats {
     int rounds;                   /* doubling rounds after the initial sort (the rounds over SA
                                      count from the second; cuda-dc's compacted rounds all count) */
     int compact_rounds;           /* of which over the compacted unsorted suffixes (cuda-dc) */
+    int sample_v;                 /* cuda-dc: the difference-cover sample's modulus, 0 if not taken */
+    int sample_rounds;            /* of the rounds, those over the sample */
+    long long sample_items;       /* the sample's unsorted suffixes */
+    long long sample_groups;      /* unsorted groups then sorted by the sample's ranks */
     int max_batches;              /* most batches one round was cut into (1: whole rounds) */
     int group_batches;            /* batches of one (long) group, which need no sort */
     long long longest_group;      /* largest group after the initial sort */

@@ -77,33 +77,40 @@ int sa_cuda_compact_tmp(sa_ctx *c, size_t *bytes, pc_error *err)
     return PC_OK;
 }
 
-/* The rounds of this file's header comment; contract in sa_cuda_internal.h. */
-int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err)
+/* Where the unsorted suffixes must be listed before sa_cuda_compact_loop:
+ * the first value buffer of the pool's layout. */
+int32_t *sa_cuda_compact_list(sa_ctx *c)
+{
+    const i64 room = compact_room(c);
+    return (int32_t *)((uint64_t *)c->pool + 2 * room);
+}
+
+/* Contract in sa_cuda_internal.h: the rounds of this file's header comment
+ * over the m suffixes listed at sa_cuda_compact_list(c). With step == 0 a
+ * round reads ranks h ahead and doubles h; with step > 0 (the
+ * difference-cover sample, sa_cuda_dcs.cu) it reads them off = the largest
+ * multiple of step <= h ahead, so that i + off stays in the sample, h
+ * becomes h + off, and SA is not written (the sample's slots are not SA's).
+ * *hp becomes the last round's h: every group is a singleton at h + off. */
+int sa_cuda_compact_loop(sa_ctx *c, i64 *hp, i64 m, i64 step, int *rounds, pc_error *err)
 {
     const i64 n = c->n, room = compact_room(c);
     cudaStream_t s0 = c->st[0];
     uint64_t *K0 = (uint64_t *)c->pool, *K1 = K0 + room;
     int32_t *V0 = (int32_t *)(K1 + room), *V1 = V0 + room;
-    i64 h = *hp, got = 0;
-    size_t tb = c->tmp_bytes;
+    i64 h = *hp;
+    size_t tb;
     int rc;
     if (m > room)
         return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__,
                             "compacted rounds: %lld unsorted suffixes, room for %lld", m, room);
-    /* U: the unsorted suffixes, in SA order (grouped by head) */
-    PC_CU(sa_cub_select_slots(c->tmp, tb, c->SA, c->act, V0, c->cnt, n, s0),
-          "listing the unsorted suffixes");
-    if ((rc = sa_cuda_read_count(c, &got, err)))
-        return rc;
-    if (got != m)
-        return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
-                            "compacted rounds: %lld unsorted suffixes listed, %lld counted", got, m);
     const int b2 = sa_cuda_bits_for(n); /* key2 <= n */
     const int end_bit = b2 + sa_cuda_bits_for(n - 1);
     int32_t *U = V0, *Ualt = V1;
     double tr = pc_time_now();
     while (m > 0) {
-        k_dc_keys<<<sa_cuda_grid(c, m), 256, 0, s0>>>(m, n, h, b2, U, c->ISA, K0);
+        i64 off = step ? h / step * step : h;
+        k_dc_keys<<<sa_cuda_grid(c, m), 256, 0, s0>>>(m, n, off, b2, U, c->ISA, K0);
         PC_CU_LAUNCHED("k_dc_keys");
         cub::DoubleBuffer<uint64_t> dk(K0, K1);
         cub::DoubleBuffer<int32_t> dv(U, Ualt);
@@ -111,7 +118,8 @@ int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err
         PC_CU(sa_cub_sort64(c->tmp, tb, dk, dv, m, end_bit, s0), "radix sort by (group, next rank)");
         uint32_t *NH = (uint32_t *)dk.Alternate();
         tb = c->tmp_bytes;
-        PC_CU(sa_cub_dc_split(c->tmp, tb, dk.Current(), b2, dv.Current(), NH, c->SA, m, s0),
+        PC_CU(sa_cub_dc_split(c->tmp, tb, dk.Current(), b2, dv.Current(), NH, step ? NULL : c->SA, m,
+                              s0),
               "splitting groups");
         k_dc_update<<<sa_cuda_grid(c, m), 256, 0, s0>>>(m, dv.Current(), NH, c->ISA);
         PC_CU_LAUNCHED("k_dc_update");
@@ -124,8 +132,8 @@ int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err
         (*rounds)++;
         if (c->trace) {
             double now = pc_time_now();
-            fprintf(stderr, "sa-cuda compacted round h=%lld unsorted %lld -> %lld %.3f ms\n", h, m, m2,
-                    (now - tr) * 1e3);
+            fprintf(stderr, "sa-cuda %s round h=%lld offset %lld unsorted %lld -> %lld %.3f ms\n",
+                    step ? "sample" : "compacted", h, off, m, m2, (now - tr) * 1e3);
             tr = now;
         }
         if (m2 == 0)
@@ -136,8 +144,30 @@ int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err
         U = dv.Alternate();
         Ualt = dv.Current();
         m = m2;
-        h *= 2;
+        h += off;
     }
     *hp = h;
     return PC_OK;
+}
+
+/* The rounds of this file's header comment; contract in sa_cuda_internal.h. */
+int sa_cuda_compact_rounds(sa_ctx *c, i64 *hp, i64 m, int *rounds, pc_error *err)
+{
+    const i64 n = c->n;
+    cudaStream_t s0 = c->st[0];
+    i64 got = 0;
+    size_t tb = c->tmp_bytes;
+    int rc;
+    if (m > compact_room(c))
+        return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__,
+                            "compacted rounds: %lld unsorted suffixes, room for %lld", m, compact_room(c));
+    /* U: the unsorted suffixes, in SA order (grouped by head) */
+    PC_CU(sa_cub_select_slots(c->tmp, tb, c->SA, c->act, sa_cuda_compact_list(c), c->cnt, n, s0),
+          "listing the unsorted suffixes");
+    if ((rc = sa_cuda_read_count(c, &got, err)))
+        return rc;
+    if (got != m)
+        return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                            "compacted rounds: %lld unsorted suffixes listed, %lld counted", got, m);
+    return sa_cuda_compact_loop(c, hp, m, 0, rounds, err);
 }

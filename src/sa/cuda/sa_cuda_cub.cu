@@ -117,7 +117,8 @@ struct split_out {
     {
         uint32_t g = K ? K[t] : k0;
         NH[t] = g + (uint32_t)(r.y - r.x);
-        SA[g + (uint32_t)(t - r.x)] = V[t];
+        if (SA)
+            SA[g + (uint32_t)(t - r.x)] = V[t];
     }
 };
 
@@ -218,7 +219,8 @@ struct dc_split_out {
     {
         uint32_t g = (uint32_t)(K[t] >> b2);
         NH[t] = g + (uint32_t)(r.y - r.x);
-        SA[g + (uint32_t)(t - r.x)] = V[t];
+        if (SA)
+            SA[g + (uint32_t)(t - r.x)] = V[t];
     }
 };
 
@@ -232,6 +234,24 @@ struct dc_keep {
         return (t > 0 && NH[t - 1] == g) || (t + 1 < m && NH[t + 1] == g);
     }
 };
+
+/* A text position of the difference-cover sample (residue i mod v in the
+ * mask) whose active bit is set; v is a power of two <= 64. */
+struct dcs_pick {
+    const uint32_t *act;
+    uint64_t mask;
+    int32_t vmask;
+    __host__ __device__ bool operator()(int32_t i) const
+    {
+        return ((act[i >> 5] >> (i & 31)) & 1u) && ((mask >> (i & vmask)) & 1u);
+    }
+};
+
+cudaError_t sa_cub_select_sample(void *tmp, size_t &bytes, const int32_t *SA, const uint32_t *act,
+                                 uint64_t mask, int v, int32_t *out, i64 *count, i64 n, cudaStream_t s)
+{
+    return cub::DeviceSelect::If(tmp, bytes, SA, out, count, n, dcs_pick{ act, mask, v - 1 }, s);
+}
 
 /* A text position whose active bit is set. */
 struct dc_active {

@@ -7,6 +7,7 @@
  *   sa_cuda_rounds.cu  the doubling rounds over SA (batches, one-group batches)
  *   sa_cuda_segsort.cu cuda-dc's rounds over SA by ranges of groups, segmented sorts
  *   sa_cuda_compact.cu cuda-dc's rounds over the compacted unsorted suffixes
+ *   sa_cuda_dcs.cu     cuda-dc's switch when they do not shrink: a difference-cover sample
  *   sa_cuda_stage.cu   cuda-ms: chunked transfers through pinned staging buffers
  *   sa_cuda_finish.cu  on-device permutation check, LCP kernels, download
  *   sa_cuda.cu         the engine (buffers, phases, statistics) and the C entry points
@@ -52,6 +53,9 @@ typedef long long i64;
 #define SA_CUDA_MAX_BUFS 16
 /* Chunks of SA slots counted to plan a round's batches. */
 #define SA_CUDA_CHUNKS 1024
+/* cuda-dc's sample: the largest unsorted group it finishes (one thread
+ * block sorts a group in shared memory, 42 bytes a suffix). */
+#define SA_CUDA_DCS_MAX_GROUP 1024
 
 /* ---- the per-call context ---- */
 
@@ -83,6 +87,10 @@ typedef struct sa_ctx {
     long long cur, peak;
     int blocks;            /* grid of the grid-stride kernels */
     int trace;             /* SA_CUDA_TRACE set: one line per round on stderr */
+    int dcs_v;             /* cuda-dc: the sample's modulus (16, 32, 64), 0 for no sample */
+    int dcs_tried;         /* the sample was considered once (sa_cuda_dcs_try) */
+    uint32_t *gst;         /* the sample's group-start bits, one per SA slot */
+    void *dcs_tab;         /* the sample's device tables */
 } sa_ctx;
 
 /* Grid-stride loop over [0, count). */
@@ -163,6 +171,10 @@ cudaError_t sa_cub_select_slots(void *tmp, size_t &bytes, const int32_t *SA, con
  * NH, and each suffix in its SA slot. */
 cudaError_t sa_cub_dc_split(void *tmp, size_t &bytes, const uint64_t *K, int b2, const int32_t *V,
                             uint32_t *NH, int32_t *SA, i64 m, cudaStream_t s);
+/* The suffixes SA[j] of the difference-cover sample (mask of residues
+ * modulo v, a power of two <= 64) whose active bit is set, in SA order. */
+cudaError_t sa_cub_select_sample(void *tmp, size_t &bytes, const int32_t *SA, const uint32_t *act,
+                                 uint64_t mask, int v, int32_t *out, i64 *count, i64 n, cudaStream_t s);
 /* The items of V whose new head NH is shared with a neighbour (still
  * unsorted), in order. */
 cudaError_t sa_cub_dc_keep(void *tmp, size_t &bytes, const int32_t *V, const uint32_t *NH,
@@ -204,12 +216,26 @@ int sa_cuda_init_sort(sa_ctx *c, const unsigned *hist, sa_init_out *o, pc_error 
 typedef struct sa_rounds_out {
     i64 h;           /* prefix length at which every group was a singleton */
     int rounds, max_batches, groups, compact_rounds;
+    int sample_v, sample_rounds;   /* cuda-dc's difference-cover sample, when taken */
+    i64 sample_items, sample_groups;
 } sa_rounds_out;
 
 /* Doubling rounds from prefix length h with m1 active suffixes until every
  * group is a singleton; SA and ISA final. With c->discard, the rounds over
  * SA stop once the unsorted suffixes fit the compacted rounds. */
 int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err);
+/* ---- sa_cuda_dcs.cu ---- */
+
+/* cuda-dc at prefix length *h >= c->dcs_v with `active` unsorted suffixes
+ * (more than the compacted rounds hold): when every unsorted group has at
+ * most SA_CUDA_DCS_MAX_GROUP suffixes, sorts the difference-cover sample by
+ * rounds over it alone and then each group by the sample's ranks, SA final;
+ * *switched = 1, *h an upper bound of the longest common prefix + 1, and
+ * o's sample fields set. Else *switched = 0 and nothing changed. */
+int sa_cuda_dcs_try(sa_ctx *c, i64 *h, i64 active, sa_rounds_out *o, int *switched, pc_error *err);
+/* CUB temporary bytes its select needs. */
+int sa_cuda_dcs_tmp(sa_ctx *c, size_t *bytes, pc_error *err);
+
 /* Items per batch of the test hook (0: the default). */
 i64 sa_cuda_batch_items(void);
 /* Unsorted suffixes that the compacted rounds can hold (cuda-dc). */
@@ -217,6 +243,13 @@ i64 sa_cuda_compact_cap(const sa_ctx *c);
 /* The compacted rounds: from prefix length *h with m unsorted suffixes
  * (m <= sa_cuda_compact_cap) to the end; *h becomes the final length. */
 int sa_cuda_compact_rounds(sa_ctx *c, i64 *h, i64 m, int *rounds, pc_error *err);
+/* Where sa_cuda_compact_loop expects its list (in the pool). */
+int32_t *sa_cuda_compact_list(sa_ctx *c);
+/* The compacted rounds over the m suffixes listed at
+ * sa_cuda_compact_list(c), from prefix length *h: step 0 doubles and
+ * writes SA; step > 0 reads ranks a multiple of step ahead and leaves SA
+ * alone (the sample's rounds). *h becomes the last round's offset base. */
+int sa_cuda_compact_loop(sa_ctx *c, i64 *h, i64 m, i64 step, int *rounds, pc_error *err);
 /* CUB temporary bytes the compacted rounds need. */
 int sa_cuda_compact_tmp(sa_ctx *c, size_t *bytes, pc_error *err);
 /* cuda-dc while the unsorted suffixes do not fit the compacted rounds: one

@@ -138,7 +138,10 @@ int sa_cuda_pool_high(long long *high, pc_error *err)
 int sa_cuda_ctx_init(sa_ctx *c, i64 n, int model, pc_error *err)
 {
     c->n = n;
-    c->ms = model == SA_CUDA_MULTI_STREAM;
+    /* cuda-dc moves its bytes as cuda-ms does (SA_CUDA_DC_STAGED=0: as
+     * cuda, one stream, pageable copies) */
+    const char *staged = getenv("SA_CUDA_DC_STAGED");
+    c->ms = model == SA_CUDA_MULTI_STREAM || (model == SA_CUDA_DISCARD && !(staged && !strcmp(staged, "0")));
     c->discard = model == SA_CUDA_DISCARD;
     /* SA_CUDA_DC_SEGMENTED=1: cuda-dc's early rounds by segmented sorts
      * (sa_cuda_segsort.cu), off by default: measured slower on the H100
@@ -146,6 +149,12 @@ int sa_cuda_ctx_init(sa_ctx *c, i64 n, int model, pc_error *err)
     const char *seg = getenv("SA_CUDA_DC_SEGMENTED");
     c->segmented = c->discard && seg && !strcmp(seg, "1");
     c->trace = getenv("SA_CUDA_TRACE") != NULL;
+    /* SA_CUDA_DC_SAMPLE=0 turns cuda-dc's difference-cover sample off,
+     * =16 or =32 picks a smaller modulus than the default 64
+     * (sa_cuda_dcs.cu) */
+    const char *smp = getenv("SA_CUDA_DC_SAMPLE");
+    c->dcs_v = !c->discard ? 0 : !smp ? 64 : !strcmp(smp, "0") ? 0 : !strcmp(smp, "16") ? 16
+                                                   : !strcmp(smp, "32") ? 32 : 64;
     int dev = 0, sms = 0;
     PC_CU(cudaGetDevice(&dev), "cudaGetDevice");
     PC_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");

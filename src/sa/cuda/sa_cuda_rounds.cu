@@ -283,6 +283,17 @@ int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err)
                 rounds += o->compact_rounds;
                 break;
             }
+            /* the unsorted set is not shrinking: the difference-cover
+             * sample, once, when the groups are short enough */
+            if (c->dcs_v && !c->dcs_tried && h >= c->dcs_v) {
+                int sw = 0;
+                if ((rc = sa_cuda_dcs_try(c, &h, now, o, &sw, err)))
+                    return rc;
+                if (sw) {
+                    rounds += o->sample_rounds;
+                    break;
+                }
+            }
         }
         i64 m = 0, got = 0;
         int nb = 1;

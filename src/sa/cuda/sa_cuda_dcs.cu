@@ -1,0 +1,329 @@
+/* sa_cuda_dcs.cu - cuda-dc's switch for inputs whose unsorted set does not
+ * shrink (a block repeated, a long period): a difference-cover sample.
+ *
+ * A difference cover D modulo v is a set of residues such that every
+ * residue is d1 - d2 (mod v) for some d1, d2 in D; so for any two
+ * positions i and j there is a delta < v with both i + delta and j + delta
+ * in the sample S = { i : i mod v in D } (|D| / v of the positions: 9/64).
+ *
+ * At prefix length h >= v, with SA sorted by the first h characters and
+ * most suffixes still in groups:
+ * 1. the sample's unsorted suffixes are listed, and sorted by the
+ *    compacted rounds (sa_cuda_compact.cu) reading ranks a multiple of v
+ *    ahead, so that every rank they read is a sample position's: each
+ *    round costs |D| / v of a round over SA, and SA is not written (the
+ *    sample's ranks stay inside their group's range of slots: group head +
+ *    offset among the group's sample suffixes, an order-preserving rank);
+ * 2. every unsorted group (at most SA_CUDA_DCS_MAX_GROUP suffixes) is sorted
+ *    by one thread block: two of its suffixes x (class a = x mod v) and y
+ *    (class b) share their first h > delta(a, b) characters, so their order
+ *    is that of the sample suffixes x + delta and y + delta, whose ranks
+ *    are now final and distinct. Each suffix's |D| candidate ranks are read
+ *    once into shared memory; a bitonic network sorts the group.
+ * The group starts are kept as bits (n/8 bytes) before step 1 rewrites the
+ * sample's ranks. An unsorted suffix is at least h characters long, so
+ * x + delta < n always. */
+#include <stdio.h>
+#include <string.h>
+
+#include <algorithm>
+
+#include "sa_cuda_internal.h"
+
+/* Difference covers of the smallest size for v = 16, 32, 64, found by an
+ * exhaustive search; dcs_tables_build checks the cover property. */
+static const int dc16[] = { 0, 1, 2, 5, 8 };
+static const int dc32[] = { 0, 1, 2, 3, 7, 11, 19 };
+static const int dc64[] = { 0, 1, 2, 5, 14, 16, 34, 42, 59 };
+#define DCS_MAXV 64
+#define DCS_MAXD 9
+
+/* On the device: J[a * v + b] = the index in D of (a + delta(a, b)) mod v,
+ * the candidate rank that decides between classes a and b; off[a * MAXD +
+ * j] = (D[j] - a) mod v, the distance from a class-a position to its j-th
+ * candidate. */
+struct dcs_tables {
+    uint8_t J[DCS_MAXV * DCS_MAXV];
+    uint8_t off[DCS_MAXV * DCS_MAXD];
+};
+
+/* The tables for modulus v; -1 when D does not cover (never with the
+ * covers above). */
+static int dcs_tables_build(int v, const int *D, int nd, dcs_tables *t, uint64_t *mask)
+{
+    int idx[DCS_MAXV];
+    memset(t, 0, sizeof *t);
+    *mask = 0;
+    for (int r = 0; r < v; r++)
+        idx[r] = -1;
+    for (int j = 0; j < nd; j++) {
+        idx[D[j]] = j;
+        *mask |= 1ull << D[j];
+    }
+    for (int a = 0; a < v; a++) {
+        for (int j = 0; j < nd; j++)
+            t->off[a * DCS_MAXD + j] = (uint8_t)((D[j] - a + v) % v);
+        for (int b = 0; b < v; b++) {
+            int d = 0;
+            while (d < v && (idx[(a + d) % v] < 0 || idx[(b + d) % v] < 0))
+                d++;
+            if (d == v)
+                return -1;
+            t->J[a * v + b] = (uint8_t)idx[(a + d) % v];
+        }
+    }
+    return 0;
+}
+
+/* H[t] = the group head of slot t. */
+__global__ void k_dcs_heads(i64 n, const int32_t *SA, const int32_t *ISA, uint32_t *H)
+{
+    GS_LOOP(t, n)
+        H[t] = (uint32_t)ISA[SA[t]];
+}
+
+/* Bit t of gst set where a group starts (H[t] == t): a warp builds a word
+ * (the loop runs over whole words, so that every lane votes). */
+__global__ void k_dcs_starts(i64 n, const uint32_t *H, uint32_t *gst)
+{
+    GS_LOOP(t, (n + 31) / 32 * 32) {
+        unsigned b = __ballot_sync(0xffffffffu, t < n && H[t] == (uint32_t)t);
+        if ((t & 31) == 0)
+            gst[t >> 5] = b;
+    }
+}
+
+__device__ __forceinline__ int dcs_bit(const uint32_t *gst, i64 t)
+{
+    return (gst[t >> 5] >> (t & 31)) & 1u;
+}
+
+/* The first slot of each group of two or more, in any order. */
+__global__ void k_dcs_list(i64 n, const uint32_t *gst, uint32_t *L, i64 *cnt)
+{
+    GS_LOOP(t, n) {
+        if (t + 1 < n && dcs_bit(gst, t) && !dcs_bit(gst, t + 1)) {
+            unsigned long long k = atomicAdd((unsigned long long *)cnt, 1ull);
+            L[k] = (uint32_t)t;
+        }
+    }
+}
+
+/* One block per group L[blockIdx.x] of at most p2max suffixes (more: *bad
+ * counts it and the group is left alone). Shared memory: positions
+ * (p2max), candidate ranks (p2max * nd), the permutation (p2max). */
+__global__ void k_dcs_sort(i64 n, const uint32_t *L, const uint32_t *gst, int32_t *SA,
+                           const int32_t *ISA, const dcs_tables *tab, int v, int nd, int p2max,
+                           i64 *bad)
+{
+    extern __shared__ int32_t sm[];
+    int32_t *pos = sm;
+    int32_t *R = pos + p2max;
+    uint16_t *perm = (uint16_t *)(R + (size_t)p2max * nd);
+    __shared__ int size;
+    const i64 g = L[blockIdx.x];
+    if (threadIdx.x == 0) {
+        /* the next group start after g: whole words of no start skipped */
+        i64 e = g + 1;
+        while (e < n && e - g <= p2max) {
+            uint32_t w = gst[e >> 5] >> (e & 31);
+            if (w) {
+                e += __ffs(w) - 1;
+                break;
+            }
+            e += 32 - (e & 31);
+        }
+        if (e > n)
+            e = n;
+        size = (int)(e - g <= p2max ? e - g : p2max + 1);
+    }
+    __syncthreads();
+    const int m = size;
+    if (m > p2max) {
+        if (threadIdx.x == 0)
+            atomicAdd((unsigned long long *)bad, 1ull);
+        return;
+    }
+    int P2 = 1;
+    while (P2 < m)
+        P2 <<= 1;
+    const int vm = v - 1;
+    __shared__ unsigned long long classes;
+    if (threadIdx.x == 0)
+        classes = 0;
+    __syncthreads();
+    for (int k = threadIdx.x; k < P2; k += blockDim.x) {
+        if (k < m) {
+            int32_t p = SA[g + k];
+            pos[k] = p;
+            atomicOr(&classes, 1ull << (p & vm));
+            perm[k] = (uint16_t)k;
+        } else {
+            perm[k] = 0xffff; /* padding: after every suffix */
+        }
+    }
+    __syncthreads();
+    /* only the candidate ranks that a comparison within this group reads
+     * (a group of copies of one block, all of one class, reads one) */
+    for (int k = threadIdx.x; k < m; k += blockDim.x) {
+        int32_t p = pos[k];
+        int a = p & vm;
+        unsigned need = 0;
+        for (unsigned long long cl = classes; cl; cl &= cl - 1)
+            need |= 1u << tab->J[a * v + __ffsll((long long)cl) - 1];
+        for (; need; need &= need - 1) {
+            int j = __ffs(need) - 1;
+            R[k * nd + j] = ISA[p + tab->off[a * DCS_MAXD + j]];
+        }
+    }
+    __syncthreads();
+    for (int k = 2; k <= P2; k <<= 1)
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            for (int i = threadIdx.x; i < P2; i += blockDim.x) {
+                int l = i ^ j;
+                if (l <= i)
+                    continue;
+                int x = perm[i], y = perm[l];
+                /* less(y, x) when ascending, less(x, y) when descending */
+                int up = (i & k) == 0;
+                int p = up ? y : x, q = up ? x : y;
+                int lt;
+                if (p == 0xffff)
+                    lt = 0;
+                else if (q == 0xffff)
+                    lt = 1;
+                else {
+                    int a = pos[p] & vm, b = pos[q] & vm;
+                    lt = R[p * nd + tab->J[a * v + b]] < R[q * nd + tab->J[b * v + a]];
+                }
+                if (lt) {
+                    perm[i] = (uint16_t)y;
+                    perm[l] = (uint16_t)x;
+                }
+            }
+            __syncthreads();
+        }
+    for (int k = threadIdx.x; k < m; k += blockDim.x)
+        SA[g + k] = pos[perm[k]];
+}
+
+/* The cover for modulus v (16, 32 or 64). */
+static const int *dcs_cover(int v, int *nd)
+{
+    switch (v) {
+    case 16:
+        *nd = (int)(sizeof dc16 / sizeof dc16[0]);
+        return dc16;
+    case 32:
+        *nd = (int)(sizeof dc32 / sizeof dc32[0]);
+        return dc32;
+    default:
+        *nd = (int)(sizeof dc64 / sizeof dc64[0]);
+        return dc64;
+    }
+}
+
+int sa_cuda_dcs_tmp(sa_ctx *c, size_t *bytes, pc_error *err)
+{
+    int32_t *out = sa_cuda_compact_list(c);
+    PC_CU(sa_cub_select_sample(NULL, *bytes, c->SA, c->act, 1, 64, out, c->cnt, c->n, c->st[0]),
+          "sizing the sample's select");
+    return PC_OK;
+}
+
+/* Contract in sa_cuda_internal.h. */
+int sa_cuda_dcs_try(sa_ctx *c, i64 *hp, i64 active, sa_rounds_out *o, int *switched, pc_error *err)
+{
+    const i64 n = c->n, words = (n + 31) / 32;
+    cudaStream_t s0 = c->st[0];
+    const int v = c->dcs_v;
+    int nd = 0, rc;
+    const int *D = dcs_cover(v, &nd);
+    size_t tb;
+    double t0 = pc_time_now(), t1, t2, t3;
+    *switched = 0;
+    c->dcs_tried = 1;
+    /* the heads by slot (in the pool, free between rounds) */
+    uint32_t *H = c->pool;
+    k_dcs_heads<<<sa_cuda_grid(c, n), 256, 0, s0>>>(n, c->SA, c->ISA, H);
+    PC_CU_LAUNCHED("k_dcs_heads");
+    i64 longest = 0;
+    tb = c->tmp_bytes;
+    PC_CU(sa_cub_longest(c->tmp, tb, H, c->cnt, n, s0), "finding the longest group");
+    if ((rc = sa_cuda_read_count(c, &longest, err)))
+        return rc;
+    if (c->trace)
+        fprintf(stderr, "sa-cuda sample v=%d at h=%lld: %lld unsorted, longest group %lld (%.3f ms)\n", v,
+                *hp, active, longest, (pc_time_now() - t0) * 1e3);
+    if (longest > SA_CUDA_DCS_MAX_GROUP)
+        return PC_OK;
+    if ((rc = sa_cuda_dev_alloc(c, (void **)&c->gst, (size_t)words * 4, "the group-start bits", err)))
+        return rc;
+    k_dcs_starts<<<sa_cuda_grid(c, n), 256, 0, s0>>>(n, H, c->gst);
+    PC_CU_LAUNCHED("k_dcs_starts");
+    dcs_tables tab;
+    uint64_t mask;
+    if (dcs_tables_build(v, D, nd, &tab, &mask))
+        return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "the residues modulo %d are not a difference cover",
+                            v);
+    if (!c->dcs_tab && (rc = sa_cuda_dev_alloc(c, &c->dcs_tab, sizeof tab, "the sample's tables", err)))
+        return rc;
+    PC_CU(cudaMemcpyAsync(c->dcs_tab, &tab, sizeof tab, cudaMemcpyHostToDevice, s0), "uploading the sample's tables");
+    /* 1. the sample's unsorted suffixes, then its rounds */
+    i64 m = 0;
+    tb = c->tmp_bytes;
+    PC_CU(sa_cub_select_sample(c->tmp, tb, c->SA, c->act, mask, v, sa_cuda_compact_list(c), c->cnt, n, s0),
+          "listing the sample");
+    if ((rc = sa_cuda_read_count(c, &m, err)))
+        return rc;
+    i64 hs = *hp;
+    int rounds = 0;
+    t1 = pc_time_now();
+    if (m > 0 && (rc = sa_cuda_compact_loop(c, &hs, m, v, &rounds, err)))
+        return rc;
+    /* 2. every group of two or more, by the sample's ranks */
+    t2 = pc_time_now();
+    uint32_t *L = c->pool;
+    PC_CU(cudaMemsetAsync(c->cnt, 0, sizeof(i64), s0), "cudaMemset");
+    k_dcs_list<<<sa_cuda_grid(c, n), 256, 0, s0>>>(n, c->gst, L, c->cnt);
+    PC_CU_LAUNCHED("k_dcs_list");
+    i64 groups = 0;
+    if ((rc = sa_cuda_read_count(c, &groups, err)))
+        return rc;
+    int p2max = 2;
+    while (p2max < longest)
+        p2max <<= 1;
+    if (groups > 0) {
+        int threads = std::max(32, std::min(256, p2max / 2));
+        size_t smem = (size_t)p2max * (4 + 4 * (size_t)nd + 2);
+        i64 *bad = c->cnt;
+        PC_CU(cudaMemsetAsync(bad, 0, sizeof(i64), s0), "cudaMemset");
+        for (i64 g0 = 0; g0 < groups; g0 += 0x7fffffff) {
+            unsigned nb = (unsigned)std::min<i64>(groups - g0, 0x7fffffff);
+            k_dcs_sort<<<nb, threads, smem, s0>>>(n, L + g0, c->gst, c->SA, c->ISA,
+                                                   (const dcs_tables *)c->dcs_tab, v, nd, p2max, bad);
+            PC_CU_LAUNCHED("k_dcs_sort");
+        }
+        i64 nbad = 0;
+        if ((rc = sa_cuda_read_count(c, &nbad, err)))
+            return rc;
+        if (nbad)
+            return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                                "sample: %lld groups longer than the %d measured", nbad, p2max);
+    }
+    t3 = pc_time_now();
+    if (c->trace)
+        fprintf(stderr,
+                "sa-cuda sample v=%d: %lld suffixes (listed in %.3f ms), %d rounds to h=%lld (%.3f ms), "
+                "%lld groups sorted (%.3f ms)\n",
+                v, m, (t1 - t0) * 1e3, rounds, hs, (t2 - t1) * 1e3, groups, (t3 - t2) * 1e3);
+    o->sample_v = v;
+    o->sample_rounds = rounds;
+    o->sample_items = m;
+    o->sample_groups = groups;
+    /* two suffixes of a group differ within delta < v characters plus the
+     * sample's distinguishing prefix (< 2 hs) */
+    *hp = 2 * hs + v;
+    *switched = 1;
+    return PC_OK;
+}
