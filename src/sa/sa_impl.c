@@ -82,8 +82,9 @@ static const sa_impl g_impls[] = {
       CUDA_AVAIL, CUDA_BUILD, 13.0, 0 },
     { "cuda-ms", "GPU prefix doubling, chunked pinned transfers on streams",
       CUDA_AVAIL, CUDA_MS_BUILD, 13.0, 1 },
-    { "cuda-dc", "GPU prefix doubling with discarding: rounds over the unsorted suffixes only",
-      CUDA_AVAIL, CUDA_DC_BUILD, 13.0, 0 },
+    { "cuda-dc", "GPU prefix doubling with discarding, a difference-cover sample where the "
+      "unsorted set does not shrink, cuda-ms's transfers; recommended GPU path",
+      CUDA_AVAIL, CUDA_DC_BUILD, 13.0, 1 },
     { "sais", "induced sorting (SA-IS), linear work on any repeats; recommended CPU path",
       avail_yes, sa_build_sais, 13.0, 1 },
     { "dc3-mpi", "distributed DC3 (skew) with sample sorts, linear work on any repeats; "
