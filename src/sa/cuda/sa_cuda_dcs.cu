@@ -98,13 +98,38 @@ __device__ __forceinline__ int dcs_bit(const uint32_t *gst, i64 t)
     return (gst[t >> 5] >> (t & 31)) & 1u;
 }
 
-/* The first slot of each group of two or more, in any order. */
-__global__ void k_dcs_list(i64 n, const uint32_t *gst, uint32_t *L, i64 *cnt)
+/* Groups by size class: class c (1..DCS_CLASSES) holds the groups of
+ * 2^(c-1) + 1 .. 2^c suffixes (class 1: two), at most n / (2^(c-1) + 1) of
+ * them; their lists lie one after the other in the pool. */
+#define DCS_CLASSES 10 /* up to 1024 = SA_CUDA_DCS_MAX_GROUP */
+
+static i64 dcs_class_cap(i64 n, int c)
+{
+    return n / (((i64)1 << (c - 1)) + 1) + 1;
+}
+
+/* Each group of two or more: its first slot into the list of its size
+ * class (cnt[c - 1] counts them), in any order; a group longer than the
+ * last class goes to the last list, where k_dcs_sort reports it. */
+__global__ void k_dcs_list(i64 n, const uint32_t *gst, uint32_t *L, const i64 *base, i64 *cnt)
 {
     GS_LOOP(t, n) {
         if (t + 1 < n && dcs_bit(gst, t) && !dcs_bit(gst, t + 1)) {
-            unsigned long long k = atomicAdd((unsigned long long *)cnt, 1ull);
-            L[k] = (uint32_t)t;
+            i64 e = t + 1;
+            while (e < n && e - t <= SA_CUDA_DCS_MAX_GROUP) {
+                uint32_t w = gst[e >> 5] >> (e & 31);
+                if (w) {
+                    e += __ffs(w) - 1;
+                    break;
+                }
+                e += 32 - (e & 31);
+            }
+            i64 size = (e < n ? e : n) - t;
+            int c = 1;
+            while (c < DCS_CLASSES && ((i64)1 << c) < size)
+                c++;
+            unsigned long long k = atomicAdd((unsigned long long *)&cnt[c - 1], 1ull);
+            L[base[c - 1] + (i64)k] = (uint32_t)t;
         }
     }
 }
@@ -281,36 +306,50 @@ int sa_cuda_dcs_try(sa_ctx *c, i64 *hp, i64 active, sa_rounds_out *o, int *switc
     t1 = pc_time_now();
     if (m > 0 && (rc = sa_cuda_compact_loop(c, &hs, m, v, &rounds, err)))
         return rc;
-    /* 2. every group of two or more, by the sample's ranks */
+    /* 2. every group of two or more, by the sample's ranks, one launch per
+     * size class (a block's threads and shared memory fit its class) */
     t2 = pc_time_now();
     uint32_t *L = c->pool;
-    PC_CU(cudaMemsetAsync(c->cnt, 0, sizeof(i64), s0), "cudaMemset");
-    k_dcs_list<<<sa_cuda_grid(c, n), 256, 0, s0>>>(n, c->gst, L, c->cnt);
+    i64 hbase[DCS_CLASSES], hcnt[DCS_CLASSES], groups = 0;
+    i64 *dcnt = (i64 *)c->tmp; /* CUB's storage is free here: counters and bases */
+    i64 at = 0;
+    for (int k = 0; k < DCS_CLASSES; k++) {
+        hbase[k] = at;
+        at += dcs_class_cap(n, k + 1);
+    }
+    if (at > 4 * ((n + 1) / 2)) /* about 1.3 n of the pool's 2 n words */
+        return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "sample: %lld list entries, room for %lld", at,
+                            4 * ((n + 1) / 2));
+    if (c->tmp_bytes < sizeof(i64) * (2 * DCS_CLASSES + 1))
+        return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "sample: CUB storage of %zu bytes", c->tmp_bytes);
+    PC_CU(cudaMemsetAsync(dcnt, 0, sizeof(i64) * (DCS_CLASSES + 1), s0), "cudaMemset");
+    PC_CU(cudaMemcpyAsync(dcnt + DCS_CLASSES + 1, hbase, sizeof hbase, cudaMemcpyHostToDevice, s0),
+          "uploading the list bases");
+    k_dcs_list<<<sa_cuda_grid(c, n), 256, 0, s0>>>(n, c->gst, L, dcnt + DCS_CLASSES + 1, dcnt);
     PC_CU_LAUNCHED("k_dcs_list");
-    i64 groups = 0;
-    if ((rc = sa_cuda_read_count(c, &groups, err)))
-        return rc;
-    int p2max = 2;
-    while (p2max < longest)
-        p2max <<= 1;
-    if (groups > 0) {
-        int threads = std::max(32, std::min(256, p2max / 2));
-        size_t smem = (size_t)p2max * (4 + 4 * (size_t)nd + 2);
-        i64 *bad = c->cnt;
-        PC_CU(cudaMemsetAsync(bad, 0, sizeof(i64), s0), "cudaMemset");
-        for (i64 g0 = 0; g0 < groups; g0 += 0x7fffffff) {
-            unsigned nb = (unsigned)std::min<i64>(groups - g0, 0x7fffffff);
-            k_dcs_sort<<<nb, threads, smem, s0>>>(n, L + g0, c->gst, c->SA, c->ISA,
-                                                   (const dcs_tables *)c->dcs_tab, v, nd, p2max, bad);
+    PC_CU(cudaMemcpyAsync(hcnt, dcnt, sizeof hcnt, cudaMemcpyDeviceToHost, s0), "reading the group counts");
+    PC_CU(cudaStreamSynchronize(s0), "listing the groups");
+    i64 *bad = dcnt + DCS_CLASSES;
+    for (int k = 0; k < DCS_CLASSES; k++) {
+        if (!hcnt[k])
+            continue;
+        groups += hcnt[k];
+        int p2 = 2 << k;
+        int threads = std::max(32, std::min(256, p2 / 2));
+        size_t smem = (size_t)p2 * (4 + 4 * (size_t)nd + 2);
+        for (i64 g0 = 0; g0 < hcnt[k]; g0 += 0x7fffffff) {
+            unsigned nb = (unsigned)std::min<i64>(hcnt[k] - g0, 0x7fffffff);
+            k_dcs_sort<<<nb, threads, smem, s0>>>(n, L + hbase[k] + g0, c->gst, c->SA, c->ISA,
+                                                   (const dcs_tables *)c->dcs_tab, v, nd, p2, bad);
             PC_CU_LAUNCHED("k_dcs_sort");
         }
-        i64 nbad = 0;
-        if ((rc = sa_cuda_read_count(c, &nbad, err)))
-            return rc;
-        if (nbad)
-            return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
-                                "sample: %lld groups longer than the %d measured", nbad, p2max);
     }
+    i64 nbad = 0;
+    PC_CU(cudaMemcpyAsync(&nbad, bad, sizeof nbad, cudaMemcpyDeviceToHost, s0), "reading the check");
+    PC_CU(cudaStreamSynchronize(s0), "sorting the groups");
+    if (nbad)
+        return pc_error_set(err, PC_EVERIFY, __FILE__, __LINE__,
+                            "sample: %lld groups longer than their size class", nbad);
     t3 = pc_time_now();
     if (c->trace)
         fprintf(stderr,
