@@ -4,7 +4,8 @@
  * every size from 0 to 70 against the naive oracle, 2^k +- 1 sizes against
  * seq, inputs up to 2^28 bytes against the O(n) oracles, the LCP computed on
  * the device (and by Kasai when the repeats are long), cuda == cuda-ms ==
- * cuda-dc (and cuda-dc's switch to the compacted rounds),
+ * cuda-dc (and cuda-dc's switches to the compacted rounds and to its
+ * difference-cover sample at moduli 16, 32 and 64),
  * the device-memory model, and the no-device contract. */
 #include <stdlib.h>
 

@@ -8,8 +8,10 @@
  * are re-ranked with one scan. cuda-dc (doubling with discarding) lists
  * the unsorted suffixes once they fit and from then on sorts only that
  * list, by (group, next rank) on 64-bit keys, so that a round costs what
- * the unsorted suffixes cost. docs/README-sa-cuda.md has the design, the
- * device-memory model and the measurements.
+ * the unsorted suffixes cost; where they do not shrink it sorts a
+ * difference-cover sample (9/64 of the suffixes) and then each group by the
+ * sample's ranks; it moves its bytes as cuda-ms. docs/README-sa-cuda.md has
+ * the design, the device-memory model and the measurements.
  *
  * Built only when nvcc exists (PC_HAVE_CUDA, SA_WITH_CUDA); at run time
  * sa_cuda_available() answers with pc_cuda_probe's reason on a machine without
@@ -68,7 +70,9 @@ int sa_build_cuda_dc(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_e
 
 /* The engine's execution models (sa_cuda_run's model): cuda (one stream),
  * cuda-ms (chunked, pinned, overlapped transfers) and cuda-dc (rounds over
- * the compacted unsorted suffixes once they fit, one stream). */
+ * the compacted unsorted suffixes once they fit, the difference-cover
+ * sample where they do not shrink; cuda-ms's transfers, or cuda's with
+ * SA_CUDA_DC_STAGED=0). */
 enum { SA_CUDA_ONE_STREAM = 0, SA_CUDA_MULTI_STREAM = 1, SA_CUDA_DISCARD = 2 };
 
 /* Full run: SA and, when LCP != NULL, the LCP array (LCP[0] = 0) computed
