@@ -241,11 +241,16 @@ END_TEST
 START_TEST(dc_sample_switch)
 {
     NEED_GPU();
-    static const char *mods[] = { "16", "32", "64", "0" };
+    /* "64 late": the sample only from h = 64 on (SA_CUDA_DC_EARLY=0), not
+     * from h = 16 with its first ranks from several ranks of the text */
+    static const char *mods[] = { "16", "32", "64", "64 late", "0" };
     static const int32_t sizes[] = { 257, 1151, 1152, 5000, 65537, 262147 };
     for (size_t mi = 0; mi < sizeof mods / sizeof mods[0]; mi++) {
-        int taken = 0, declined = 0, runs = 0;
-        setenv("SA_CUDA_DC_SAMPLE", mods[mi], 1);
+        int taken = 0, declined = 0, runs = 0, early = 0;
+        int late = !strcmp(mods[mi], "64 late");
+        setenv("SA_CUDA_DC_SAMPLE", late ? "64" : mods[mi], 1);
+        if (late)
+            setenv("SA_CUDA_DC_EARLY", "0", 1);
         for (int kind = 0; kind < SA_CUDA_KINDS; kind++)
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
                 int32_t n = sizes[si];
@@ -256,6 +261,7 @@ START_TEST(dc_sample_switch)
                 runs++;
                 if (dc.sample_v) {
                     taken++;
+                    early += dc.sample_from_h < dc.sample_v;
                     ck_assert_int_eq(dc.sample_v, atoi(mods[mi]));
                     ck_assert_msg(dc.sample_groups > 0 || dc.sample_items == 0,
                                   "sample %s kind %d n %d: no group sorted", mods[mi], kind, (int)n);
@@ -264,13 +270,15 @@ START_TEST(dc_sample_switch)
                 }
             }
         unsetenv("SA_CUDA_DC_SAMPLE");
-        printf("sa-cuda-dc sample modulus %s: taken in %d of %d runs, %d finished without it by rounds "
-               "over SA\n", mods[mi], taken, runs, declined);
+        unsetenv("SA_CUDA_DC_EARLY");
+        printf("sa-cuda-dc sample modulus %s: taken in %d of %d runs (%d below h = v), %d finished "
+               "without it by rounds over SA\n", mods[mi], taken, runs, early, declined);
         if (!strcmp(mods[mi], "0"))
             ck_assert_msg(taken == 0, "SA_CUDA_DC_SAMPLE=0 took the sample %d times", taken);
         else
-            ck_assert_msg(taken > 0 && declined > 0, "modulus %s: taken %d, declined %d: a path was not taken",
-                          mods[mi], taken, declined);
+            ck_assert_msg(taken > 0 && declined > 0 && (late || !strcmp(mods[mi], "16") ? early == 0 : early > 0),
+                          "modulus %s: taken %d (%d below h = v), declined %d: a path was (not) taken",
+                          mods[mi], taken, early, declined);
     }
 }
 END_TEST

@@ -99,7 +99,8 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
     sa_init_out io;
     if ((rc = sa_cuda_init_sort(c, hist, &io, err)))
         return rc;
-    if (!LCPh && (rc = sa_cuda_dev_free(c, c->T, err)) == PC_OK)
+    /* cuda-dc's sample compares characters when it starts below h = v */
+    if (!LCPh && !c->dcs_v && (rc = sa_cuda_dev_free(c, c->T, err)) == PC_OK)
         c->T = NULL;
     if (rc)
         return rc;
@@ -130,6 +131,7 @@ static int sa_cuda_engine(sa_ctx *c, const uint8_t *Th, int32_t *SAh, int32_t *L
         st->sample_rounds = ro.sample_rounds;
         st->sample_items = ro.sample_items;
         st->sample_groups = ro.sample_groups;
+        st->sample_from_h = ro.sample_from_h;
         st->max_batches = ro.max_batches;
         st->group_batches = ro.groups;
         st->longest_group = io.longest;

@@ -41,6 +41,7 @@ typedef struct sa_cuda_stats {
     int sample_rounds;            /* of the rounds, those over the sample */
     long long sample_items;       /* the sample's unsorted suffixes */
     long long sample_groups;      /* unsorted groups then sorted by the sample's ranks */
+    long long sample_from_h;      /* the prefix length at which the sample was taken */
     int max_batches;              /* most batches one round was cut into (1: whole rounds) */
     int group_batches;            /* batches of one (long) group, which need no sort */
     long long longest_group;      /* largest group after the initial sort */

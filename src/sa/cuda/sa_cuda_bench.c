@@ -80,7 +80,7 @@ static int bench_file(const char *path, int reps, int lcp)
         wall = median(walls, reps);
         printf("BENCH %s %s%s %d %.4f %.1f %.2f %.2f upload=%.4f init=%.4f rounds=%.4f(%d,%dc,%ds) "
                "check=%.4f finish=%.4f lcp_host=%.4f chars=%dx%dx%db active=%.3f h=%lld lcp=%s "
-               "batches=%d groups=%d longest=%lld sample=%d/%lld call=%.4f\n",
+               "batches=%d groups=%d longest=%lld sample=%d/%lld@%lld call=%.4f\n",
                path, names[ms], lcp ? "+lcp" : "", (int)n, med, n / 1e6 / med,
                (double)keep.device_peak_bytes / n, (double)keep.pool_peak_bytes / n,
                keep.s_upload, keep.s_init, keep.s_rounds, keep.rounds, keep.compact_rounds, keep.sample_rounds, keep.s_check,
@@ -88,7 +88,7 @@ static int bench_file(const char *path, int reps, int lcp)
                keep.bits_per_char,
                n ? (double)keep.active_after_init / n : 0.0, keep.h_final,
                !lcp ? "none" : keep.lcp_on_gpu ? "gpu" : "host", keep.max_batches,
-               keep.group_batches, keep.longest_group, keep.sample_v, keep.sample_items, wall);
+               keep.group_batches, keep.longest_group, keep.sample_v, keep.sample_items, keep.sample_from_h, wall);
         fflush(stdout);
     }
     if (!status) {

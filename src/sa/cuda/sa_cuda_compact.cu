@@ -77,6 +77,16 @@ int sa_cuda_compact_tmp(sa_ctx *c, size_t *bytes, pc_error *err)
     return PC_OK;
 }
 
+/* The compacted rounds' four buffers (room items each). */
+void sa_cuda_compact_bufs(sa_ctx *c, uint64_t **K0, uint64_t **K1, int32_t **V0, int32_t **V1)
+{
+    const i64 room = compact_room(c);
+    *K0 = (uint64_t *)c->pool;
+    *K1 = *K0 + room;
+    *V0 = (int32_t *)(*K1 + room);
+    *V1 = *V0 + room;
+}
+
 /* Where the unsorted suffixes must be listed before sa_cuda_compact_loop:
  * the first value buffer of the pool's layout. */
 int32_t *sa_cuda_compact_list(sa_ctx *c)

@@ -39,11 +39,13 @@ static const int dc64[] = { 0, 1, 2, 5, 14, 16, 34, 42, 59 };
 #define DCS_MAXD 9
 
 /* On the device: J[a * v + b] = the index in D of (a + delta(a, b)) mod v,
- * the candidate rank that decides between classes a and b; off[a * MAXD +
+ * the candidate rank that decides between classes a and b, delta[a * v +
+ * b] = delta(a, b); off[a * MAXD +
  * j] = (D[j] - a) mod v, the distance from a class-a position to its j-th
  * candidate. */
 struct dcs_tables {
     uint8_t J[DCS_MAXV * DCS_MAXV];
+    uint8_t delta[DCS_MAXV * DCS_MAXV];
     uint8_t off[DCS_MAXV * DCS_MAXD];
 };
 
@@ -70,6 +72,7 @@ static int dcs_tables_build(int v, const int *D, int nd, dcs_tables *t, uint64_t
             if (d == v)
                 return -1;
             t->J[a * v + b] = (uint8_t)idx[(a + d) % v];
+            t->delta[a * v + b] = (uint8_t)d;
         }
     }
     return 0;
@@ -96,6 +99,107 @@ __global__ void k_dcs_starts(i64 n, const uint32_t *H, uint32_t *gst)
 __device__ __forceinline__ int dcs_bit(const uint32_t *gst, i64 t)
 {
     return (gst[t >> 5] >> (t & 31)) & 1u;
+}
+
+/* Rank + 1 of position p at the current prefix length, 0 past the end. */
+__device__ __forceinline__ uint64_t dcs_rk(const int32_t *ISA, i64 n, i64 p)
+{
+    return p < n ? (uint64_t)(uint32_t)ISA[p] + 1 : 0;
+}
+
+/* The sample's first ranks when it starts at h < v: a suffix i is ranked
+ * by the k = ceil(v / h) ranks at i, i + h, ..., i + (k - 1) h (all read
+ * before any is rewritten), two to a 64-bit word: word w holds ranks 2w
+ * and 2w + 1 (0 beyond k). */
+__global__ void k_dcs_tuple(i64 m, i64 n, i64 h, int k, int w, const int32_t *U, const int32_t *ISA,
+                            uint64_t *K)
+{
+    GS_LOOP(t, m) {
+        i64 i = U[t];
+        int j = 2 * w;
+        uint64_t a = j < k ? dcs_rk(ISA, n, i + j * h) : 0;
+        uint64_t b = j + 1 < k ? dcs_rk(ISA, n, i + (j + 1) * h) : 0;
+        K[t] = a << 32 | b;
+    }
+}
+
+/* After the sorts by those ranks: Fg[t] = t where a group (equal rank at
+ * i) starts, Fs[t] = t where equal tuples start, else 0. */
+__global__ void k_dcs_flags(i64 m, i64 n, i64 h, int k, const int32_t *U, const int32_t *ISA,
+                            uint32_t *Fg, uint32_t *Fs)
+{
+    GS_LOOP(t, m) {
+        int g = t == 0, sub = g;
+        if (!g) {
+            i64 i = U[t], j = U[t - 1];
+            g = ISA[i] != ISA[j];
+            sub = g;
+            for (int r = 1; r < k && !sub; r++)
+                sub = dcs_rk(ISA, n, i + r * h) != dcs_rk(ISA, n, j + r * h);
+        }
+        Fg[t] = g ? (uint32_t)t : 0u;
+        Fs[t] = sub ? (uint32_t)t : 0u;
+    }
+}
+
+/* NH[t] = the group head + the offset of t's equal tuples in the group,
+ * which becomes i's rank (each thread reads and writes its own i only). */
+__global__ void k_dcs_newheads(i64 m, const int32_t *U, int32_t *ISA, const uint32_t *GS,
+                               const uint32_t *SS, uint32_t *NH)
+{
+    GS_LOOP(t, m) {
+        uint32_t h = (uint32_t)ISA[U[t]] + (SS[t] - GS[t]);
+        NH[t] = h;
+        ISA[U[t]] = (int32_t)h;
+    }
+}
+
+/* The sample's first ranks when it starts at h < v (k_dcs_tuple): the m
+ * listed suffixes sorted by their k ranks (least significant word first),
+ * new heads from two max scans (group starts, tuple starts), and the
+ * suffixes still sharing a head listed again for the rounds (*mp of them,
+ * at prefix length *hs = k h). */
+static int dcs_rank_early(sa_ctx *c, i64 h, int v, i64 *mp, i64 *hs, pc_error *err)
+{
+    const i64 n = c->n, m = *mp;
+    cudaStream_t s0 = c->st[0];
+    uint64_t *K0, *K1;
+    int32_t *V0, *V1;
+    size_t tb;
+    int rc;
+    sa_cuda_compact_bufs(c, &K0, &K1, &V0, &V1);
+    const int k = (int)((v + h - 1) / h);
+    if (k > 4)
+        return pc_error_set(err, PC_EINVAL, __FILE__, __LINE__, "sample: %d ranks at h = %lld", k, h);
+    cub::DoubleBuffer<uint64_t> dk(K0, K1);
+    cub::DoubleBuffer<int32_t> dv(V0, V1);
+    for (int w = (k - 1) / 2; w >= 0; w--) {
+        k_dcs_tuple<<<sa_cuda_grid(c, m), 256, 0, s0>>>(m, n, h, k, w, dv.Current(), c->ISA, dk.Current());
+        PC_CU_LAUNCHED("k_dcs_tuple");
+        tb = c->tmp_bytes;
+        PC_CU(sa_cub_sort64(c->tmp, tb, dk, dv, m, 64, s0), "radix sort of the sample's first ranks");
+    }
+    int32_t *U = dv.Current(), *out = dv.Alternate();
+    uint32_t *Fg = (uint32_t *)K0, *Fs = Fg + m, *GSc = (uint32_t *)K1, *SS = GSc + m;
+    k_dcs_flags<<<sa_cuda_grid(c, m), 256, 0, s0>>>(m, n, h, k, U, c->ISA, Fg, Fs);
+    PC_CU_LAUNCHED("k_dcs_flags");
+    tb = c->tmp_bytes;
+    PC_CU(sa_cub_scan_heads(c->tmp, tb, Fg, GSc, m, s0), "scanning the sample's group starts");
+    tb = c->tmp_bytes;
+    PC_CU(sa_cub_scan_heads(c->tmp, tb, Fs, SS, m, s0), "scanning the sample's tuple starts");
+    uint32_t *NH = Fg; /* read by its scan only */
+    k_dcs_newheads<<<sa_cuda_grid(c, m), 256, 0, s0>>>(m, U, c->ISA, GSc, SS, NH);
+    PC_CU_LAUNCHED("k_dcs_newheads");
+    tb = c->tmp_bytes;
+    PC_CU(sa_cub_dc_keep(c->tmp, tb, U, NH, out, c->cnt, m, s0), "keeping the sample's unsorted suffixes");
+    i64 m2 = 0;
+    if ((rc = sa_cuda_read_count(c, &m2, err)))
+        return rc;
+    if (out != V0 && m2 > 0)
+        PC_CU(cudaMemcpyAsync(V0, out, (size_t)m2 * 4, cudaMemcpyDeviceToDevice, s0), "moving the list");
+    *mp = m2;
+    *hs = (i64)k * h;
+    return PC_OK;
 }
 
 /* Groups by size class: class c (1..DCS_CLASSES) holds the groups of
@@ -135,11 +239,12 @@ __global__ void k_dcs_list(i64 n, const uint32_t *gst, uint32_t *L, const i64 *b
 }
 
 /* One block per group L[blockIdx.x] of at most p2max suffixes (more: *bad
- * counts it and the group is left alone). Shared memory: positions
- * (p2max), candidate ranks (p2max * nd), the permutation (p2max). */
+ * counts it and the group is left alone), all sharing their first h0
+ * characters. Shared memory: positions (p2max), candidate ranks (p2max *
+ * nd), the permutation (p2max). */
 __global__ void k_dcs_sort(i64 n, const uint32_t *L, const uint32_t *gst, int32_t *SA,
-                           const int32_t *ISA, const dcs_tables *tab, int v, int nd, int p2max,
-                           i64 *bad)
+                           const int32_t *ISA, const uint8_t *T, i64 h0, const dcs_tables *tab, int v,
+                           int nd, int p2max, i64 *bad)
 {
     extern __shared__ int32_t sm[];
     int32_t *pos = sm;
@@ -198,7 +303,8 @@ __global__ void k_dcs_sort(i64 n, const uint32_t *L, const uint32_t *gst, int32_
             need |= 1u << tab->J[a * v + __ffsll((long long)cl) - 1];
         for (; need; need &= need - 1) {
             int j = __ffs(need) - 1;
-            R[k * nd + j] = ISA[p + tab->off[a * DCS_MAXD + j]];
+            i64 q = (i64)p + tab->off[a * DCS_MAXD + j];
+            R[k * nd + j] = q < n ? ISA[q] : -1; /* past the end: the empty suffix */
         }
     }
     __syncthreads();
@@ -218,8 +324,16 @@ __global__ void k_dcs_sort(i64 n, const uint32_t *L, const uint32_t *gst, int32_
                 else if (q == 0xffff)
                     lt = 1;
                 else {
-                    int a = pos[p] & vm, b = pos[q] & vm;
-                    lt = R[p * nd + tab->J[a * v + b]] < R[q * nd + tab->J[b * v + a]];
+                    int a = pos[p] & vm, b = pos[q] & vm, d = tab->delta[a * v + b];
+                    /* characters h0 .. delta first (none when h0 >= v): a
+                     * suffix that ends there is the smaller */
+                    int c = 0;
+                    for (i64 r = h0; r < d && !c; r++) {
+                        i64 xp = pos[p] + r, yp = pos[q] + r;
+                        int bx = xp < n ? T[xp] : -1, by = yp < n ? T[yp] : -1;
+                        c = bx - by;
+                    }
+                    lt = c ? c < 0 : R[p * nd + tab->J[a * v + b]] < R[q * nd + tab->J[b * v + a]];
                 }
                 if (lt) {
                     perm[i] = (uint16_t)y;
@@ -266,8 +380,9 @@ int sa_cuda_dcs_try(sa_ctx *c, i64 *hp, i64 active, sa_rounds_out *o, int *switc
     const int *D = dcs_cover(v, &nd);
     size_t tb;
     double t0 = pc_time_now(), t1, t2, t3;
+    const i64 h0 = *hp;
     *switched = 0;
-    c->dcs_tried = 1;
+    c->dcs_next_h = h0 < v ? v : (i64)1 << 62; /* a decline below v is tried again at v */
     /* the heads by slot (in the pool, free between rounds) */
     uint32_t *H = c->pool;
     k_dcs_heads<<<sa_cuda_grid(c, n), 256, 0, s0>>>(n, c->SA, c->ISA, H);
@@ -301,9 +416,11 @@ int sa_cuda_dcs_try(sa_ctx *c, i64 *hp, i64 active, sa_rounds_out *o, int *switc
           "listing the sample");
     if ((rc = sa_cuda_read_count(c, &m, err)))
         return rc;
-    i64 hs = *hp;
+    i64 hs = h0, m0 = m;
     int rounds = 0;
     t1 = pc_time_now();
+    if (m > 0 && h0 < v && (rc = dcs_rank_early(c, h0, v, &m, &hs, err)))
+        return rc;
     if (m > 0 && (rc = sa_cuda_compact_loop(c, &hs, m, v, &rounds, err)))
         return rc;
     /* 2. every group of two or more, by the sample's ranks, one launch per
@@ -339,7 +456,7 @@ int sa_cuda_dcs_try(sa_ctx *c, i64 *hp, i64 active, sa_rounds_out *o, int *switc
         size_t smem = (size_t)p2 * (4 + 4 * (size_t)nd + 2);
         for (i64 g0 = 0; g0 < hcnt[k]; g0 += 0x7fffffff) {
             unsigned nb = (unsigned)std::min<i64>(hcnt[k] - g0, 0x7fffffff);
-            k_dcs_sort<<<nb, threads, smem, s0>>>(n, L + hbase[k] + g0, c->gst, c->SA, c->ISA,
+            k_dcs_sort<<<nb, threads, smem, s0>>>(n, L + hbase[k] + g0, c->gst, c->SA, c->ISA, c->T, h0,
                                                    (const dcs_tables *)c->dcs_tab, v, nd, p2, bad);
             PC_CU_LAUNCHED("k_dcs_sort");
         }
@@ -355,11 +472,12 @@ int sa_cuda_dcs_try(sa_ctx *c, i64 *hp, i64 active, sa_rounds_out *o, int *switc
         fprintf(stderr,
                 "sa-cuda sample v=%d: %lld suffixes (listed in %.3f ms), %d rounds to h=%lld (%.3f ms), "
                 "%lld groups sorted (%.3f ms)\n",
-                v, m, (t1 - t0) * 1e3, rounds, hs, (t2 - t1) * 1e3, groups, (t3 - t2) * 1e3);
+                v, m0, (t1 - t0) * 1e3, rounds, hs, (t2 - t1) * 1e3, groups, (t3 - t2) * 1e3);
     o->sample_v = v;
     o->sample_rounds = rounds;
-    o->sample_items = m;
+    o->sample_items = m0;
     o->sample_groups = groups;
+    o->sample_from_h = h0;
     /* two suffixes of a group differ within delta < v characters plus the
      * sample's distinguishing prefix (< 2 hs) */
     *hp = 2 * hs + v;

@@ -88,7 +88,7 @@ typedef struct sa_ctx {
     int blocks;            /* grid of the grid-stride kernels */
     int trace;             /* SA_CUDA_TRACE set: one line per round on stderr */
     int dcs_v;             /* cuda-dc: the sample's modulus (16, 32, 64), 0 for no sample */
-    int dcs_tried;         /* the sample was considered once (sa_cuda_dcs_try) */
+    i64 dcs_next_h;        /* the prefix length from which the sample is considered next */
     uint32_t *gst;         /* the sample's group-start bits, one per SA slot */
     void *dcs_tab;         /* the sample's device tables */
 } sa_ctx;
@@ -217,7 +217,7 @@ typedef struct sa_rounds_out {
     i64 h;           /* prefix length at which every group was a singleton */
     int rounds, max_batches, groups, compact_rounds;
     int sample_v, sample_rounds;   /* cuda-dc's difference-cover sample, when taken */
-    i64 sample_items, sample_groups;
+    i64 sample_items, sample_groups, sample_from_h;
 } sa_rounds_out;
 
 /* Doubling rounds from prefix length h with m1 active suffixes until every
@@ -226,7 +226,7 @@ typedef struct sa_rounds_out {
 int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err);
 /* ---- sa_cuda_dcs.cu ---- */
 
-/* cuda-dc at prefix length *h >= c->dcs_v with `active` unsorted suffixes
+/* cuda-dc at prefix length *h >= 16 with `active` unsorted suffixes
  * (more than the compacted rounds hold): when every unsorted group has at
  * most SA_CUDA_DCS_MAX_GROUP suffixes, sorts the difference-cover sample by
  * rounds over it alone and then each group by the sample's ranks, SA final;
@@ -243,6 +243,9 @@ i64 sa_cuda_compact_cap(const sa_ctx *c);
 /* The compacted rounds: from prefix length *h with m unsorted suffixes
  * (m <= sa_cuda_compact_cap) to the end; *h becomes the final length. */
 int sa_cuda_compact_rounds(sa_ctx *c, i64 *h, i64 m, int *rounds, pc_error *err);
+/* The compacted rounds' key and value buffers in the pool (V0 is the
+ * list's place), each of sa_cuda_compact_cap's items at least. */
+void sa_cuda_compact_bufs(sa_ctx *c, uint64_t **K0, uint64_t **K1, int32_t **V0, int32_t **V1);
 /* Where sa_cuda_compact_loop expects its list (in the pool). */
 int32_t *sa_cuda_compact_list(sa_ctx *c);
 /* The compacted rounds over the m suffixes listed at

@@ -155,6 +155,10 @@ int sa_cuda_ctx_init(sa_ctx *c, i64 n, int model, pc_error *err)
     const char *smp = getenv("SA_CUDA_DC_SAMPLE");
     c->dcs_v = !c->discard ? 0 : !smp ? 64 : !strcmp(smp, "0") ? 0 : !strcmp(smp, "16") ? 16
                                                    : !strcmp(smp, "32") ? 32 : 64;
+    /* from h = 16 on (its first ranks then come from 64 / h ranks of the
+     * whole text); SA_CUDA_DC_EARLY=0: from h = v on */
+    const char *early = getenv("SA_CUDA_DC_EARLY");
+    c->dcs_next_h = early && !strcmp(early, "0") ? c->dcs_v : 16;
     int dev = 0, sms = 0;
     PC_CU(cudaGetDevice(&dev), "cudaGetDevice");
     PC_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");

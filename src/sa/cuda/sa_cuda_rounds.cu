@@ -288,7 +288,7 @@ int sa_cuda_rounds(sa_ctx *c, i64 h, i64 m1, sa_rounds_out *o, pc_error *err)
              * round and rounds over SA stay cheaper than the sample): the
              * difference-cover sample, once, when the groups are short
              * enough */
-            if (c->dcs_v && !c->dcs_tried && h >= c->dcs_v && now * 10 > prev * 9) {
+            if (c->dcs_v && h >= c->dcs_next_h && rounds > 0 && now * 10 > prev * 9) {
                 int sw = 0;
                 if ((rc = sa_cuda_dcs_try(c, &h, now, o, &sw, err)))
                     return rc;
