@@ -6,23 +6,26 @@
  * positions i and j there is a delta < v with both i + delta and j + delta
  * in the sample S = { i : i mod v in D } (|D| / v of the positions: 9/64).
  *
- * At prefix length h >= v, with SA sorted by the first h characters and
+ * At prefix length h >= 16, with SA sorted by the first h characters and
  * most suffixes still in groups:
- * 1. the sample's unsorted suffixes are listed, and sorted by the
- *    compacted rounds (sa_cuda_compact.cu) reading ranks a multiple of v
- *    ahead, so that every rank they read is a sample position's: each
- *    round costs |D| / v of a round over SA, and SA is not written (the
- *    sample's ranks stay inside their group's range of slots: group head +
- *    offset among the group's sample suffixes, an order-preserving rank);
+ * 1. the sample's unsorted suffixes are listed; below h = v each is first
+ *    ranked by the ceil(v / h) ranks at i, i + h, ... of the whole text
+ *    (dcs_rank_early: the sample then stands at a prefix >= v); then the
+ *    compacted rounds (sa_cuda_compact.cu) sort them reading ranks a
+ *    multiple of v ahead, so that every rank they read is a sample
+ *    position's: each round costs |D| / v of a round over SA, and SA is not
+ *    written (the sample's ranks stay inside their group's range of slots:
+ *    group head + offset among the group's sample suffixes, an
+ *    order-preserving rank);
  * 2. every unsorted group (at most SA_CUDA_DCS_MAX_GROUP suffixes) is sorted
  *    by one thread block: two of its suffixes x (class a = x mod v) and y
- *    (class b) share their first h > delta(a, b) characters, so their order
- *    is that of the sample suffixes x + delta and y + delta, whose ranks
- *    are now final and distinct. Each suffix's |D| candidate ranks are read
- *    once into shared memory; a bitonic network sorts the group.
+ *    (class b) share their first h characters; characters h .. delta(a, b)
+ *    decide first (none when h >= v), then the sample suffixes x + delta
+ *    and y + delta, whose ranks are now final and distinct. Each suffix's
+ *    candidate ranks are read once into shared memory; a bitonic network
+ *    sorts the group.
  * The group starts are kept as bits (n/8 bytes) before step 1 rewrites the
- * sample's ranks. An unsorted suffix is at least h characters long, so
- * x + delta < n always. */
+ * sample's ranks; the text stays on the device for step 2. */
 #include <stdio.h>
 #include <string.h>
 
