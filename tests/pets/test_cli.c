@@ -94,6 +94,15 @@ START_TEST(exit_codes)
     ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --impl ocl --cl-platform 999%s", gold, NULL), 3);
     /* through all, it is only skipped */
     ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --impl all --cl-platform 999%s", gold, NULL), 0);
+#if PC_HAVE_OPENCL
+    /* a device index past the platform's devices is named as such (where
+     * the machine has an OpenCL platform at all) */
+    char *out = NULL;
+    ck_assert_int_eq(sh(&out, NULL, "%s pets %s --impl ocl --cl-platform 0 --cl-device 99%s", gold, NULL), 3);
+    if (!strstr(out, "no OpenCL platform"))
+        ck_assert_msg(strstr(out, "(--cl-device 99: platform 0 has "), "%s", out);
+    free(out);
+#endif
 }
 END_TEST
 

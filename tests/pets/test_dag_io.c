@@ -2,6 +2,8 @@
  * bad file refused with file:line, and the allocation-failure loop. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "pc_alloc.h"
 #include "pets_tutil.h"
@@ -146,6 +148,52 @@ START_TEST(bad_files)
 }
 END_TEST
 
+/* A file past the reader's 1 GiB limit is refused by its size, before a
+ * byte is parsed: a sparse file costs no disk. */
+START_TEST(file_size_limit)
+{
+    char path[] = "/tmp/pets-big-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, ((off_t)1 << 30) + 1), 0);
+    close(fd);
+    pets_dag d;
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = pets_dag_read(path, &d, &err);
+    unlink(path);
+    ck_assert_int_eq(rc, PC_ERANGE);
+    char want[160];
+    snprintf(want, sizeof want, "%s: file of %zu bytes is larger than the limit of %zu bytes", path,
+             ((size_t)1 << 30) + 1, (size_t)1 << 30);
+    ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* The last line may end in blanks with no newline: the reader stops at the
+ * end of the text it was given, even when the page after it is unreadable
+ * (as past the end of a mapped file of a whole number of pages). */
+START_TEST(trailing_blanks_stop_at_the_end)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    char *mem = mmap(NULL, (size_t)pg * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert(mem != MAP_FAILED);
+    ck_assert_int_eq(mprotect(mem + pg, (size_t)pg, PROT_NONE), 0);
+    const char *text = "tasks 1 processors 1\ncost 1 7\n";
+    size_t tl = strlen(text);
+    char *at = mem + pg - (tl + 3); /* the text, then 3 blanks up to the guard page */
+    memcpy(at, text, tl);
+    memcpy(at + tl, " \t ", 3);
+    pets_dag d;
+    pc_error err;
+    ck_assert_msg(pets_dag_parse(at, tl + 3, "blank.dag", &d, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(d.ntasks, 1);
+    ck_assert_int_eq(d.cost[0], 7);
+    pets_dag_free(&d);
+    munmap(mem, (size_t)pg * 2);
+}
+END_TEST
+
 /* Values at the limit are fine, but a graph whose rank sums could pass
  * int64 is refused. */
 START_TEST(weight_limit)
@@ -286,6 +334,8 @@ static Suite *suite_dag_io(void)
     tcase_add_test(tc, generator_ccr);
     tcase_add_test(tc, bad_files);
     tcase_add_test(tc, weight_limit);
+    tcase_add_test(tc, file_size_limit);
+    tcase_add_test(tc, trailing_blanks_stop_at_the_end);
     tcase_add_test(tc, alloc_failures);
     tcase_add_test(tc, oracle_alloc_failures);
     suite_add_tcase(s, tc);

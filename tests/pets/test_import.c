@@ -388,6 +388,48 @@ START_TEST(dax_workflow_edges)
 }
 END_TEST
 
+/* A WfCommons file's communication: the bytes of the files a parent
+ * writes and its child reads, here on the second task of the list (the
+ * child), so each task's inputs and outputs must be filed under that task. */
+START_TEST(wfcommons_workflow_edges)
+{
+    if (!pets_import_available("wfcommons"))
+        PC_SKIP("built without jansson");
+    const char *text =
+        "{\"workflow\":{\"specification\":{\"tasks\":["
+        "{\"id\":\"p\",\"parents\":[],\"outputFiles\":[\"f\",\"g\"]},"
+        "{\"id\":\"c\",\"parents\":[\"p\"],\"inputFiles\":[\"f\"],\"outputFiles\":[\"h\"]}],"
+        "\"files\":[{\"id\":\"f\",\"sizeInBytes\":1000},{\"id\":\"g\",\"sizeInBytes\":20},"
+        "{\"id\":\"h\",\"sizeInBytes\":300}]},"
+        "\"execution\":{\"tasks\":[{\"id\":\"p\",\"runtimeInSeconds\":2},"
+        "{\"id\":\"c\",\"runtimeInSeconds\":3}]}}}";
+    char path[] = "/tmp/pets-wfc-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    pets_import_params ip;
+    pets_import_defaults(&ip);
+    ip.procs = 1;
+    ip.bandwidth = 1;
+    ip.time_scale = 1;
+    pets_dag g;
+    pc_error err;
+    int rc = pets_import_wfcommons(path, &ip, &g, &err);
+    unlink(path);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_int_eq(g.ntasks, 2);
+    ck_assert_int_eq(g.nedges, 1);
+    ck_assert_int_eq(g.edge_from[0], 0);
+    ck_assert_int_eq(g.edge_to[0], 1);
+    ck_assert_int_eq(g.edge_comm[0], 1000); /* f only: g is not read, h is c's own */
+    pets_dag_free(&g);
+    ck_assert_int_eq(pc_alloc_live(), 0);
+}
+END_TEST
+
 static const char *g_path;
 static importer g_imp;
 static pets_dag g_dag;
@@ -438,6 +480,7 @@ static Suite *suite_import(void)
     tcase_add_test(tc, importers_available);
     tcase_add_test(tc, stg_files);
     tcase_add_test(tc, wfcommons_files);
+    tcase_add_test(tc, wfcommons_workflow_edges);
     tcase_add_test(tc, dax_files);
     tcase_add_test(tc, dax_heft_paper);
     tcase_add_test(tc, dax_xml_forms);

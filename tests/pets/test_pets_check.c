@@ -572,6 +572,26 @@ START_TEST(oracle_schedules_pass)
 }
 END_TEST
 
+/* The priority order of a solution is checked apart from the schedule
+ * (the schedule's rows do not use it): a task repeated in it is refused
+ * with its 1-based id even when start, finish and processor are valid. */
+START_TEST(validate_refuses_a_repeated_order_task)
+{
+    pets_solution ref;
+    tu_oracle(&g_dag, 0, &ref);
+    int64_t lb;
+    pc_error err;
+    ck_assert_int_eq(pets_oracle_validate(&g_dag, &ref, &lb, &err), 0);
+    int32_t first = ref.order[0];
+    ref.order[1] = first;
+    ck_assert_int_eq(pets_oracle_validate(&g_dag, &ref, &lb, &err), PC_EVERIFY);
+    char want[96];
+    snprintf(want, sizeof want, "order position 1: task %ld is not a new task", (long)first + 1);
+    ck_assert_str_eq(err.msg, want);
+    pets_solution_free(&ref);
+}
+END_TEST
+
 /* ---- allocation failures ------------------------------------------------ */
 
 static pets_schedule g_sched;
@@ -670,6 +690,7 @@ static Suite *suite_pets_check(void)
     tcase_add_test(va, records_are_deterministic);
     tcase_add_test(va, irregular_graphs);
     tcase_add_test(va, oracle_schedules_pass);
+    tcase_add_test(va, validate_refuses_a_repeated_order_task);
     tcase_add_test(va, alloc_failures);
     suite_add_tcase(s, va);
     return s;

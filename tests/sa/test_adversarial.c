@@ -46,6 +46,29 @@ START_TEST(constant_bytes)
 }
 END_TEST
 
+/* sais writes SA[0..n) and nothing around it, on its shortcut for
+ * non-increasing texts (SA is n-1, ..., 0 there) as on the general path:
+ * a guard word on each side must come back unchanged. */
+START_TEST(sais_writes_only_inside_sa)
+{
+    static const char *const texts[] = { "cba", "aaaa", "\xff\x80\x80\x00", "banana" };
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *T = (const uint8_t *)texts[i];
+        int32_t n = (int32_t)strlen(texts[i]);
+        int32_t buf[8];
+        for (int k = 0; k < 8; k++)
+            buf[k] = -7;
+        pc_error err;
+        ck_assert_int_eq(sa_build_sais(T, n, buf + 1, 1, &err), 0);
+        ck_assert_msg(buf[0] == -7 && buf[n + 1] == -7, "%s: sais wrote outside SA[0..%d)", texts[i], n);
+        int32_t want[8];
+        ck_assert_int_eq(sa_oracle_naive_sa(T, n, want, &err), 0);
+        ck_assert_msg(!memcmp(buf + 1, want, sizeof *want * (size_t)n), "%s: SA differs from the oracle",
+                      texts[i]);
+    }
+}
+END_TEST
+
 START_TEST(periods)
 {
     static const int periods[] = { 2, 3, 7, 64, 1000 };
@@ -289,6 +312,7 @@ static Suite *suite_adversarial(void)
     TCase *tc = pc_tcase("adversarial");
     tcase_add_test(tc, tiny);
     tcase_add_test(tc, constant_bytes);
+    tcase_add_test(tc, sais_writes_only_inside_sa);
     tcase_add_test(tc, periods);
     tcase_add_test(tc, words);
     tcase_add_test(tc, repeated_block_and_trailing_nuls);

@@ -2,7 +2,9 @@
  * layout (forced with tiny X budgets, which real runs only pick for large
  * X), the portable kernel beside the AVX2 one, 1 and 3 threads, and
  * allocation failures while the blocks are built. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "pc_alloc.h"
 #include "pc_test.h"
@@ -141,6 +143,65 @@ static int prefetch_for(int32_t span0, int32_t span1, int32_t span2)
     return pf;
 }
 
+/* The last-level cache the default budget is a slice of, read as
+ * docs/README-spmm-cpu.md says: sysfs's instance size, else sysconf, else
+ * 32 MiB. */
+static long long llc_bytes(void)
+{
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+    if (f) {
+        long long v = 0;
+        char unit = 0;
+        int got = fscanf(f, "%lld%c", &v, &unit);
+        fclose(f);
+        if (got >= 1 && v > 0)
+            return unit == 'M' ? v << 20 : unit == 'K' ? v << 10 : v;
+    }
+    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return llc > 0 ? (long long)llc : 32LL << 20;
+}
+
+/* x_budget 0 means LLC/16 at K < 4 and LLC/8 at K >= 4: with X four times
+ * that slice and entries enough that blocking pays, the default plans the
+ * 4 blocks an explicit budget of that slice plans. */
+START_TEST(test_default_budget_is_a_slice_of_the_llc)
+{
+    static const int ks[] = {1, 4};
+    for (int i = 0; i < 2; i++) {
+        int K = ks[i];
+        long long budget = llc_bytes() / (K < 4 ? 16 : 8);
+        int32_t rows = 64, n = (int32_t)(4 * budget / (8LL * K));
+        int64_t per = budget / 6 / rows + 2, nnz = per * rows; /* X misses ~2x the extra passes */
+        int32_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
+        double *v = malloc((size_t)nnz * sizeof *v);
+        ck_assert(ri && ci && v);
+        for (int64_t e = 0; e < nnz; e++) {
+            ri[e] = (int32_t)(e / per);
+            ci[e] = (int32_t)((e % per) * (int64_t)(n - 1) / (per - 1));
+            v[e] = 1.0;
+        }
+        mm_coo coo;
+        ck_assert_int_eq(spmm_case_from(rows, n, nnz, ri, ci, v, &coo), 0);
+        spmm_csr csr;
+        pc_error err;
+        ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+        spmm_fast F, G;
+        ck_assert_int_eq(spmm_fast_build(&csr, K, 0, &F, &err), 0);
+        ck_assert_int_eq(spmm_fast_build(&csr, K, budget, &G, &err), 0);
+        ck_assert_int_eq(G.nblocks, 4);
+        ck_assert_msg(F.nblocks == G.nblocks, "K %d: default budget planned %d blocks, LLC slice %lld B %d", K,
+                      F.nblocks, budget, G.nblocks);
+        spmm_fast_free(&F);
+        spmm_fast_free(&G);
+        spmm_csr_free(&csr);
+        mm_coo_free(&coo);
+        free(ri);
+        free(ci);
+        free(v);
+    }
+}
+END_TEST
+
 START_TEST(test_prefetch_follows_the_median_span)
 {
     ck_assert_int_eq(prefetch_for(60000, 10, 40000), 1);
@@ -262,6 +323,7 @@ static Suite *suite_spmm_fast(void)
     tcase_add_test(tc, test_column_blocks_match_oracle);
     tcase_add_test(tc, test_cost_model_blocks_only_when_it_pays);
     tcase_add_test(tc, test_prefetch_follows_the_median_span);
+    tcase_add_test(tc, test_default_budget_is_a_slice_of_the_llc);
     tcase_add_test(tc, test_portable_and_avx2_agree_with_oracle);
     tcase_add_test(tc, test_threads_share_rows_and_blocks);
     tcase_add_test(tc, test_build_survives_allocation_failures);
