@@ -52,7 +52,7 @@ static int64_t fast_median_span(const spmm_csr *A)
 /* Size of the last-level cache one core sees. Linux's sysfs lists the
  * instance (one CCD's 32 MiB on an EPYC); glibc's sysconf reports the sum
  * over the package (256 MiB there), which no single pass can use. */
-static long long fast_llc_bytes(void)
+long long spmm_fast_llc_bytes(void)
 {
     FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
     if (f) {
@@ -77,7 +77,7 @@ static long long fast_llc_bytes(void)
  * slowest. */
 static long long fast_default_budget(int K)
 {
-    long long c = fast_llc_bytes();
+    long long c = spmm_fast_llc_bytes();
     return K < 4 ? c / 16 : c / 8;
 }
 

@@ -55,6 +55,10 @@ int spmm_fast_build(const spmm_csr *A, int K, long long x_budget, spmm_fast *out
 void spmm_fast_run(const spmm_fast *F, const double *X, int K, double *Y, int threads);
 /* Frees what build allocated; safe on a zeroed or freed *F. */
 void spmm_fast_free(spmm_fast *F);
+/* Bytes of the last-level cache one core sees (sysfs's instance size, else
+ * sysconf, else 32 MiB): the default x_budget is LLC/16 at K < 4 and
+ * LLC/8 from K = 4 on. */
+long long spmm_fast_llc_bytes(void);
 /* "avx2" or "portable": the kernel spmm_fast_run uses on this CPU. */
 const char *spmm_fast_isa(void);
 

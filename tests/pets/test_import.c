@@ -261,16 +261,23 @@ START_TEST(bad_import_files)
 }
 END_TEST
 
-/* Writes text to a temporary .dax file and imports it with ip. */
-static int import_text_with(const char *text, const pets_import_params *ip, pets_dag *g, pc_error *err)
+/* Writes text to a new temporary file made from the template path (its
+ * name comes back in path). */
+static void write_temp(char *path, const char *text)
 {
-    char path[] = "/tmp/pets-dax-XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* Writes text to a temporary .dax file and imports it with ip. */
+static int import_text_with(const char *text, const pets_import_params *ip, pets_dag *g, pc_error *err)
+{
+    char path[] = "/tmp/pets-dax-XXXXXX";
+    write_temp(path, text);
     pc_error_clear(err);
     int rc = pets_import_dax(path, ip, g, err);
     unlink(path);
@@ -404,12 +411,7 @@ START_TEST(wfcommons_workflow_edges)
         "\"execution\":{\"tasks\":[{\"id\":\"p\",\"runtimeInSeconds\":2},"
         "{\"id\":\"c\",\"runtimeInSeconds\":3}]}}}";
     char path[] = "/tmp/pets-wfc-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
+    write_temp(path, text);
     pets_import_params ip;
     pets_import_defaults(&ip);
     ip.procs = 1;

@@ -2,9 +2,7 @@
  * layout (forced with tiny X budgets, which real runs only pick for large
  * X), the portable kernel beside the AVX2 one, 1 and 3 threads, and
  * allocation failures while the blocks are built. */
-#include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "pc_alloc.h"
 #include "pc_test.h"
@@ -90,9 +88,9 @@ START_TEST(test_column_blocks_match_oracle)
 }
 END_TEST
 
-/* Blocks of rows x n with `per` entries a row spread over all n columns
- * (scattered: each row spans all of X), K columns, X budget 1/4 of X. */
-static int model_blocks(int32_t rows, int32_t n, int per, int K)
+/* rows x n with `per` entries a row spread over all n columns (scattered:
+ * each row spans all of X). */
+static void scattered_case(int32_t rows, int32_t n, int64_t per, mm_coo *coo)
 {
     int64_t nnz = (int64_t)rows * per;
     int32_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
@@ -103,16 +101,23 @@ static int model_blocks(int32_t rows, int32_t n, int per, int K)
         ci[e] = (int32_t)((e % per) * (int64_t)(n - 1) / (per - 1));
         v[e] = (double)(e % 7) - 3.0;
     }
+    ck_assert_int_eq(spmm_case_from(rows, n, nnz, ri, ci, v, coo), 0);
+    free(ri);
+    free(ci);
+    free(v);
+}
+
+/* Blocks of a scattered rows x n case with `per` entries a row, K
+ * columns, X budget 1/4 of X. */
+static int model_blocks(int32_t rows, int32_t n, int per, int K)
+{
     mm_coo coo;
-    ck_assert_int_eq(spmm_case_from(rows, n, nnz, ri, ci, v, &coo), 0);
+    scattered_case(rows, n, per, &coo);
     fast_fixture f;
     fixture_open(&f, &coo, K, 1, 11);
     int nb = fixture_check(&f, 8LL * K * n / 4, 0, 2, "cost model");
     fixture_close(&f);
     mm_coo_free(&coo);
-    free(ri);
-    free(ci);
-    free(v);
     return nb;
 }
 
@@ -143,25 +148,9 @@ static int prefetch_for(int32_t span0, int32_t span1, int32_t span2)
     return pf;
 }
 
-/* The last-level cache the default budget is a slice of, read as
- * docs/README-spmm-cpu.md says: sysfs's instance size, else sysconf, else
- * 32 MiB. */
-static long long llc_bytes(void)
-{
-    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
-    if (f) {
-        long long v = 0;
-        char unit = 0;
-        int got = fscanf(f, "%lld%c", &v, &unit);
-        fclose(f);
-        if (got >= 1 && v > 0)
-            return unit == 'M' ? v << 20 : unit == 'K' ? v << 10 : v;
-    }
-    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return llc > 0 ? (long long)llc : 32LL << 20;
-}
-
-/* x_budget 0 means LLC/16 at K < 4 and LLC/8 at K >= 4: with X four times
+/* x_budget 0 means LLC/16 at K < 4 and LLC/8 at K >= 4 of
+ * spmm_fast_llc_bytes (the mutant that drops the slice is killed here;
+ * the cache probe itself is the library's): with X four times
  * that slice and entries enough that blocking pays, the default plans the
  * 4 blocks an explicit budget of that slice plans. */
 START_TEST(test_default_budget_is_a_slice_of_the_llc)
@@ -169,19 +158,11 @@ START_TEST(test_default_budget_is_a_slice_of_the_llc)
     static const int ks[] = {1, 4};
     for (int i = 0; i < 2; i++) {
         int K = ks[i];
-        long long budget = llc_bytes() / (K < 4 ? 16 : 8);
+        long long budget = spmm_fast_llc_bytes() / (K < 4 ? 16 : 8);
         int32_t rows = 64, n = (int32_t)(4 * budget / (8LL * K));
-        int64_t per = budget / 6 / rows + 2, nnz = per * rows; /* X misses ~2x the extra passes */
-        int32_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
-        double *v = malloc((size_t)nnz * sizeof *v);
-        ck_assert(ri && ci && v);
-        for (int64_t e = 0; e < nnz; e++) {
-            ri[e] = (int32_t)(e / per);
-            ci[e] = (int32_t)((e % per) * (int64_t)(n - 1) / (per - 1));
-            v[e] = 1.0;
-        }
+        int64_t per = budget / 6 / rows + 2; /* X misses ~2x the extra passes */
         mm_coo coo;
-        ck_assert_int_eq(spmm_case_from(rows, n, nnz, ri, ci, v, &coo), 0);
+        scattered_case(rows, n, per, &coo);
         spmm_csr csr;
         pc_error err;
         ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
@@ -195,9 +176,6 @@ START_TEST(test_default_budget_is_a_slice_of_the_llc)
         spmm_fast_free(&G);
         spmm_csr_free(&csr);
         mm_coo_free(&coo);
-        free(ri);
-        free(ci);
-        free(v);
     }
 }
 END_TEST
