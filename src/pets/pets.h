@@ -255,6 +255,9 @@ typedef struct pets_times {
     double d2h;
     double select;
     double total;        /* h2d + entry + metrics + sort + d2h + select */
+    /* 1 when the phases ran overlapped (omp's stream): each is then the
+     * time from the end of the one before to its own end */
+    int overlapped;
 } pets_times;
 
 typedef struct pets_impl {

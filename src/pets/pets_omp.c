@@ -16,6 +16,7 @@
 #include "pc_spin.h"
 #include "pc_time.h"
 #include "pets_priv.h"
+#include "pets_stream.h"
 
 /* Below this many tasks a loop runs on the calling thread alone. */
 #define PETS_OMP_PAR_MIN 256
@@ -219,11 +220,28 @@ static int omp_threads(const pets_options *o)
 #endif
 }
 
+/* Whether a run streams its phases (pets_stream.c): with the gap index,
+ * enough threads for its roles and enough tasks. PARCHECK_PETS_STREAM=0
+ * runs the phases one after the other anyway (to measure one against the
+ * other). */
+static int omp_streams(const pets_dag *dag, const pets_options *o, int threads)
+{
+    const char *env = getenv("PARCHECK_PETS_STREAM");
+    return o->select == PETS_SELECT_GAPS && threads >= PETS_STREAM_MIN_THREADS &&
+           dag->ntasks >= PETS_STREAM_MIN_TASKS && !(env && strcmp(env, "0") == 0);
+}
+
 int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
                  pc_error *err)
 {
     int32_t n = dag->ntasks;
     int threads = omp_threads(o);
+    if (omp_streams(dag, o, threads)) {
+        int rs = pets_stream_run(dag, o, threads, s, t, err);
+        if (rs != PC_EUNAVAIL)
+            return rs;
+        pc_error_clear(err); /* OpenMP gave fewer threads: the phases then */
+    }
     memset(t, 0, sizeof *t);
     int32_t *left = pc_malloc_array((size_t)n, sizeof *left);
     int32_t *queue = pc_malloc_array((size_t)n, sizeof *queue);

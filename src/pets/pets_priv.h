@@ -76,7 +76,6 @@ int pets_import_finish(pets_dag *dag, const char *path, int32_t n, const int64_t
 /* Seconds -> integer cost units, rounded half up; PC_ERANGE past the limit. */
 int pets_import_units(double seconds, double scale, int64_t *out);
 
-#endif
 
 /* ---- importers' shared parts (pets_import.c) ---- */
 
@@ -108,3 +107,4 @@ int pets_import_workflow(pets_dag *dag, const char *path, int32_t n, const int64
                          int32_t nfiles, pets_edge *edges, int64_t nedges,
                          const pets_import_params *ip, pc_error *err);
 
+#endif

@@ -14,8 +14,7 @@
 #include "pc_omp.h"
 #include "pc_spin.h"
 #include "pc_time.h"
-#include "pets_gaps.h"
-#include "pets_priv.h"
+#include "pets_select_pipe.h"
 
 /* Below PETS_SELECT_PAR_MIN * 64 tasks a selection is not worth waking
  * threads for. */
@@ -65,26 +64,6 @@ static int select_positions(const pets_solution *s, int32_t n, int32_t *pos, int
     return PC_OK; /* not reached: the parallel pass found a bad position */
 }
 
-/* The placements so far, by position in the priority order: the
- * predecessors of a task were placed shortly before it (mostly in the
- * level before), so reading them by position stays within a few cache
- * lines' worth of recent tasks instead of the whole task range. */
-typedef struct select_state {
-    int insertion;
-    int32_t P;
-    pets_gaps *gaps;   /* P gap indexes (insertion) */
-    int64_t *last;     /* P latest finishes (append) */
-    const int32_t *order;
-    int32_t *pos;      /* position of each task */
-    int32_t *poff;     /* by position: predecessor list offsets (n + 1), */
-    int32_t *ppos;     /* the predecessors' positions */
-    int64_t *pcomm;    /* and the communication costs of those edges */
-    int32_t *need;     /* by position: the largest predecessor position (-1: none) */
-    int32_t *proc;     /* by position: processor, start, finish */
-    int64_t *start;
-    int64_t *fin;
-    int64_t makespan;
-} select_state;
 
 /* The predecessor lists by position (poff, ppos, pcomm), with `threads`
  * threads: the one pass that reads the graph's lists in the order's random
@@ -221,68 +200,24 @@ static int select_late(const select_state *st, int32_t k, int64_t *rdy,
     return PC_OK;
 }
 
-/* The pipeline of the selection: positions in chunks of PETS_SELECT_CHUNK.
- * Worker threads claim chunks in order and fill a ring of
- * PETS_SELECT_RING positions with each task's ready times and cost row;
- * the booking thread (thread 0) takes the chunks in order and places
- * their tasks. A task is ready to compute once the booking has passed its
- * last predecessor (need[k], the largest predecessor position), so the
- * next level's tasks are computed while this level is being booked, with
- * no barrier between levels; a task whose last predecessor lies in its
- * own chunk is left to the booking thread (late). The booking thread
- * computes a chunk itself when no worker has claimed it yet: one thread
- * runs the same code alone, and a worker that gets no core costs at most
- * the chunk it holds. */
-#define PETS_SELECT_CHUNK 64
-#define PETS_SELECT_RING 4096 /* positions in flight; a multiple of the chunk */
-#define PETS_SELECT_FLAGS (PETS_SELECT_RING / PETS_SELECT_CHUNK)
-/* Tasks ahead whose ring entries the booking thread prefetches. Chunks
- * of 64 with this prefetch against chunks of 32 without, 16 threads at
- * 2^19 on the H100, three rounds each: selection 0.048, 0.048, 0.066 s
- * against 0.065, 0.064, 0.080 s. */
-#define PETS_SELECT_PREFETCH 3
-/* Threads of the pipeline at most: the booking one and two workers. Two
- * keep ahead of the booking (a worker computes a chunk in about twice the
- * time the booking takes to place it, and thread 0 computes unclaimed
- * chunks itself), and every other thread would only spin: with 15
- * waiting workers the booking itself took 0.036-0.073 s at 2^19 on the
- * H100, depending on the core it ran on, against 0.037 s alone (workers
- * that sleep instead leave it at 0.033-0.047 s but answer too late). At
- * most 3 threads: omp 4.05x, 4.01x, 4.02x serial in three rounds; 16:
- * 3.88x, 3.52x, 2.92x. */
-#define PETS_SELECT_MAX_THREADS 3
-
-/* One chunk's flag on a cache line of its own: chunk c of the ring slot
- * is ready when gen == c + 1. */
-typedef struct select_flag {
-    int32_t gen;
-    char pad[64 - sizeof(int32_t)];
-} select_flag;
-
-/* What the threads of a selection share. done (positions booked, written
- * by the booking thread only, at chunk ends) and claim (the next chunk to
- * compute) sit on lines of their own; stop (set by the booking thread on
- * an error) ends every wait. */
-typedef struct select_pipe {
-    int32_t done;
-    char pad0[60];
-    int32_t claim;
-    char pad1[60];
-    int32_t stop;
-    int32_t solo;        /* set by the booking thread: workers claim no more */
-    char pad2[56];
-    int32_t nchunks;
-    int64_t *rdy;        /* PETS_SELECT_RING x P ready times */
-    int64_t *w;          /* PETS_SELECT_RING x P costs */
-    unsigned char *late; /* PETS_SELECT_RING */
-    select_flag *flag;   /* PETS_SELECT_FLAGS */
-} select_pipe;
 
 /* Waits until the booking has passed position q (done > q); 1 when the
  * selection stopped instead. */
 static int pipe_wait_done(select_pipe *pp, int32_t q)
 {
     for (int spins = 0; __atomic_load_n(&pp->done, __ATOMIC_ACQUIRE) <= q;) {
+        if (__atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
+            return 1;
+        pc_spin_pause(&spins);
+    }
+    return 0;
+}
+
+/* Waits until a streamed selection's producer has finalized the positions
+ * before b; 1 when the selection stopped instead. */
+static int pipe_wait_avail(select_pipe *pp, int32_t b)
+{
+    for (int spins = 0; __atomic_load_n(pp->avail, __ATOMIC_ACQUIRE) < b;) {
         if (__atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
             return 1;
         pc_spin_pause(&spins);
@@ -301,6 +236,8 @@ static void pipe_compute_chunk(const pets_dag *dag, const select_state *st, sele
     int32_t P = st->P, a = c * PETS_SELECT_CHUNK;
     int32_t b = a + PETS_SELECT_CHUNK < n ? a + PETS_SELECT_CHUNK : n;
     if (b > PETS_SELECT_RING && pipe_wait_done(pp, b - PETS_SELECT_RING - 1))
+        return;
+    if (pp->avail && pipe_wait_avail(pp, b))
         return;
     /* the cost rows first: independent reads that miss the cache (task ids
      * are in random order), issued together */
@@ -346,7 +283,7 @@ int g_pets_select_solo_at = -1;
 /* The booking thread: chunk by chunk, in order, each task placed from the
  * ring (a late one computed here, its predecessors all placed by then),
  * done published after each chunk. On an error, stop ends the workers. */
-static int pipe_book(const pets_dag *dag, select_state *st, select_pipe *pp, int32_t n,
+int pets_select_book(const pets_dag *dag, select_state *st, select_pipe *pp, int32_t n,
                      pc_error *err)
 {
     int32_t P = st->P, long_waits = 0;
@@ -360,6 +297,8 @@ static int pipe_book(const pets_dag *dag, select_state *st, select_pipe *pp, int
                 pipe_compute_chunk(dag, st, pp, c, n);
                 break;
             }
+            if (__atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
+                return PETS_SELECT_STOPPED; /* the chunk's worker left it */
             if (spins == PC_SPIN_BEFORE_YIELD && !pp->solo) {
                 /* yielding from now on: how long does it take? */
                 double now = pc_time_now();
@@ -373,6 +312,10 @@ static int pipe_book(const pets_dag *dag, select_state *st, select_pipe *pp, int
             }
             pc_spin_pause(&spins);
         }
+        /* a chunk left by a stop (its own compute, or a worker's) is
+         * not complete */
+        if (__atomic_load_n(&f->gen, __ATOMIC_ACQUIRE) != c + 1)
+            return PETS_SELECT_STOPPED;
         int32_t a = c * PETS_SELECT_CHUNK;
         int32_t b = a + PETS_SELECT_CHUNK < n ? a + PETS_SELECT_CHUNK : n;
         for (int32_t k = a; k < b; k++) {
@@ -397,6 +340,17 @@ static int pipe_book(const pets_dag *dag, select_state *st, select_pipe *pp, int
     return PC_OK;
 }
 
+void pets_select_work(const pets_dag *dag, const select_state *st, select_pipe *pp, int32_t n)
+{
+    /* a chunk once claimed is computed, even after solo is set */
+    while (!__atomic_load_n(&pp->solo, __ATOMIC_RELAXED)) {
+        int32_t c = __atomic_fetch_add(&pp->claim, 1, __ATOMIC_ACQ_REL);
+        if (c >= pp->nchunks || __atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
+            break;
+        pipe_compute_chunk(dag, st, pp, c, n);
+    }
+}
+
 /* Places the tasks of positions 0..n) with `threads` threads: thread 0
  * books, the others compute chunks (pipe_compute_chunk) until none is
  * left or the booking stopped. `if(threads > 1 && n >= 4096)`: below, or
@@ -405,28 +359,19 @@ static int select_pipeline(const pets_dag *dag, select_state *st, select_pipe *p
                            int threads, pc_error *err)
 {
     int rc = PC_OK;
-    pp->nchunks = (int32_t)(((int64_t)n + PETS_SELECT_CHUNK - 1) / PETS_SELECT_CHUNK);
     if (threads > PETS_SELECT_MAX_THREADS)
         threads = PETS_SELECT_MAX_THREADS;
 #pragma omp parallel num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64)
     {
-        if (omp_get_thread_num() == 0) {
-            rc = pipe_book(dag, st, pp, n, err);
-        } else {
-            /* a chunk once claimed is computed, even after solo is set */
-            while (!__atomic_load_n(&pp->solo, __ATOMIC_RELAXED)) {
-                int32_t c = __atomic_fetch_add(&pp->claim, 1, __ATOMIC_ACQ_REL);
-                if (c >= pp->nchunks || __atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
-                    break;
-                pipe_compute_chunk(dag, st, pp, c, n);
-            }
-        }
+        if (omp_get_thread_num() == 0)
+            rc = pets_select_book(dag, st, pp, n, err);
+        else
+            pets_select_work(dag, st, pp, n);
     }
     return rc;
 }
 
-/* Copies the placements by position into s, by task. */
-static void select_scatter(const select_state *st, int32_t n, pets_solution *s, int threads)
+void pets_select_scatter(const select_state *st, int32_t n, pets_solution *s, int threads)
 {
     (void)threads;
 #pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static)
@@ -438,6 +383,11 @@ static void select_scatter(const select_state *st, int32_t n, pets_solution *s, 
     }
 }
 
+int32_t pets_select_prealloc_blocks(const select_state *st, int32_t n)
+{
+    return (int32_t)(((int64_t)n * 5 / 4 / st->P) / PETS_GAP_BLOCK + 2);
+}
+
 /* Preallocates each processor's gap pool for an even share of the n
  * slots plus a quarter, the pages touched on the threads: grown block by
  * block by the booking thread, its page faults and copies cost 10-20 ms of
@@ -446,7 +396,7 @@ static void select_scatter(const select_state *st, int32_t n, pets_solution *s, 
 static int select_prealloc(select_state *st, int32_t n, int threads)
 {
     int32_t P = st->P, bad = 0;
-    int32_t nblocks = (int32_t)(((int64_t)n * 5 / 4 / P) / PETS_GAP_BLOCK + 2);
+    int32_t nblocks = pets_select_prealloc_blocks(st, n);
     (void)threads;
 #pragma omp parallel for num_threads(threads) if (threads > 1 && n >= PETS_SELECT_PAR_MIN * 64) schedule(static, 1) reduction(| : bad)
     for (int32_t p = 0; p < P; p++)
@@ -454,38 +404,75 @@ static int select_prealloc(select_state *st, int32_t n, int threads)
     return bad ? PC_ENOMEM : PC_OK;
 }
 
+int pets_select_alloc(const pets_dag *dag, const pets_options *o, const int32_t *order,
+                      select_state *st, select_pipe *pp)
+{
+    int32_t n = dag->ntasks, P = dag->nprocs;
+    memset(st, 0, sizeof *st);
+    memset(pp, 0, sizeof *pp);
+    st->insertion = o->policy == PETS_INSERTION;
+    st->P = P;
+    st->order = order;
+    st->gaps = pc_calloc((size_t)P, sizeof *st->gaps);
+    st->last = pc_calloc((size_t)P, sizeof *st->last);
+    st->pos = pc_malloc_array((size_t)n, sizeof *st->pos);
+    st->proc = pc_malloc_array((size_t)n, sizeof *st->proc);
+    st->start = pc_malloc_array((size_t)n, sizeof *st->start);
+    st->fin = pc_malloc_array((size_t)n, sizeof *st->fin);
+    st->poff = pc_malloc_array((size_t)n + 1, sizeof *st->poff);
+    st->need = pc_malloc_array((size_t)n, sizeof *st->need);
+    st->ppos = pc_malloc_array((size_t)dag->nedges, sizeof *st->ppos);
+    st->pcomm = pc_malloc_array((size_t)dag->nedges, sizeof *st->pcomm);
+    pp->rdy = pc_malloc_array((size_t)PETS_SELECT_RING * (size_t)P, sizeof *pp->rdy);
+    pp->w = pc_malloc_array((size_t)PETS_SELECT_RING * (size_t)P, sizeof *pp->w);
+    pp->late = pc_malloc_array(PETS_SELECT_RING, 1);
+    pp->flag = pc_calloc(PETS_SELECT_FLAGS, sizeof *pp->flag);
+    if (!st->gaps || !st->last || !st->pos || !st->proc || !st->start || !st->fin || !st->poff ||
+        !st->need || (dag->nedges && (!st->ppos || !st->pcomm)) || !pp->rdy || !pp->w ||
+        !pp->late || !pp->flag) {
+        pets_select_free(st, pp);
+        return PC_ENOMEM;
+    }
+    for (int32_t p = 0; p < P; p++)
+        pets_gaps_init(&st->gaps[p]);
+    pp->nchunks = (int32_t)(((int64_t)n + PETS_SELECT_CHUNK - 1) / PETS_SELECT_CHUNK);
+    return PC_OK;
+}
+
+void pets_select_free(select_state *st, select_pipe *pp)
+{
+    if (st->gaps)
+        for (int32_t p = 0; p < st->P; p++)
+            pets_gaps_free(&st->gaps[p]);
+    pc_free(st->gaps);
+    pc_free(st->last);
+    pc_free(st->pos);
+    pc_free(st->proc);
+    pc_free(st->start);
+    pc_free(st->fin);
+    pc_free(st->poff);
+    pc_free(st->need);
+    pc_free(st->ppos);
+    pc_free(st->pcomm);
+    pc_free(pp->rdy);
+    pc_free(pp->w);
+    pc_free(pp->late);
+    pc_free(pp->flag);
+    memset(st, 0, sizeof *st);
+    memset(pp, 0, sizeof *pp);
+}
+
 int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pets_solution *s,
                     pc_error *err)
 {
     if (o->select == PETS_SELECT_LINEAR)
         return pets_select_linear(dag, o->policy, s, err);
-    int32_t n = dag->ntasks, P = dag->nprocs;
-    select_state st = {.insertion = o->policy == PETS_INSERTION, .P = P, .order = s->order};
+    int32_t n = dag->ntasks;
+    select_state st;
     select_pipe pp;
-    memset(&pp, 0, sizeof pp);
-    st.gaps = pc_calloc((size_t)P, sizeof *st.gaps);
-    st.last = pc_calloc((size_t)P, sizeof *st.last);
-    st.pos = pc_malloc_array((size_t)n, sizeof *st.pos);
-    st.proc = pc_malloc_array((size_t)n, sizeof *st.proc);
-    st.start = pc_malloc_array((size_t)n, sizeof *st.start);
-    st.fin = pc_malloc_array((size_t)n, sizeof *st.fin);
-    st.poff = pc_malloc_array((size_t)n + 1, sizeof *st.poff);
-    st.need = pc_malloc_array((size_t)n, sizeof *st.need);
-    st.ppos = pc_malloc_array((size_t)dag->nedges, sizeof *st.ppos);
-    st.pcomm = pc_malloc_array((size_t)dag->nedges, sizeof *st.pcomm);
-    pp.rdy = pc_malloc_array((size_t)PETS_SELECT_RING * (size_t)P, sizeof *pp.rdy);
-    pp.w = pc_malloc_array((size_t)PETS_SELECT_RING * (size_t)P, sizeof *pp.w);
-    pp.late = pc_malloc_array(PETS_SELECT_RING, 1);
-    pp.flag = pc_calloc(PETS_SELECT_FLAGS, sizeof *pp.flag);
-    int rc = PC_OK;
-    if (!st.gaps || !st.last || !st.pos || !st.proc || !st.start || !st.fin || !st.poff ||
-        !st.need || (dag->nedges && (!st.ppos || !st.pcomm)) || !pp.rdy || !pp.w || !pp.late ||
-        !pp.flag) {
-        rc = pc_error_nomem(err, "selecting processors");
-        goto out;
-    }
-    for (int32_t p = 0; p < P; p++)
-        pets_gaps_init(&st.gaps[p]);
+    int rc = pets_select_alloc(dag, o, s->order, &st, &pp);
+    if (rc)
+        return pc_error_nomem(err, "selecting processors");
     if (st.insertion && select_prealloc(&st, n, threads)) {
         rc = pc_error_nomem(err, "selecting processors");
         goto out;
@@ -495,26 +482,10 @@ int pets_select_run(const pets_dag *dag, const pets_options *o, int threads, pet
     select_lists(dag, &st, n, threads);
     rc = select_pipeline(dag, &st, &pp, n, threads, err);
     if (!rc) {
-        select_scatter(&st, n, s, threads);
+        pets_select_scatter(&st, n, s, threads);
         s->makespan = st.makespan;
     }
 out:
-    if (st.gaps)
-        for (int32_t p = 0; p < P; p++)
-            pets_gaps_free(&st.gaps[p]);
-    pc_free(st.gaps);
-    pc_free(st.last);
-    pc_free(st.pos);
-    pc_free(st.proc);
-    pc_free(st.start);
-    pc_free(st.fin);
-    pc_free(st.poff);
-    pc_free(st.need);
-    pc_free(st.ppos);
-    pc_free(st.pcomm);
-    pc_free(pp.rdy);
-    pc_free(pp.w);
-    pc_free(pp.late);
-    pc_free(pp.flag);
+    pets_select_free(&st, &pp);
     return rc;
 }

@@ -1,14 +1,16 @@
 /* test_select.c - processor selection: the idle-gap index against a
- * brute-force earliest fit on random bookings; `omp` at 1, 2 and 4 threads
- * and `--select linear` equal to the oracle on irregular graphs (one long
- * chain, one wide level past the selection batch, many ties and zero
- * costs). */
+ * brute-force earliest fit on random bookings; `omp` at 1, 2, 4 threads
+ * (phases) and 7 (a stream, from 4096 tasks) and `--select linear` equal
+ * to the oracle on irregular graphs (one long chain, one wide level past
+ * the selection batch, many ties and zero costs). */
 #include <stdlib.h>
 
 #include "pc_alloc.h"
 #include "pc_rng.h"
 #include "pets_gaps.h"
+#include "pc_omp.h"
 #include "pets_priv.h"
+#include "pets_stream.h"
 #include "pets_tutil.h"
 
 typedef struct ref_slot {
@@ -310,11 +312,12 @@ START_TEST(select_alloc_failures)
 }
 END_TEST
 
-/* Runs serial and omp (1, 2, 4 threads) with both slot searches against
- * the oracle under both policies. */
+/* Runs serial and omp (1, 2, 4 threads, and 7: a stream from 4096 tasks
+ * with the gap index) with both slot searches against the oracle under
+ * both policies. */
 static void check_select_variants(const pets_dag *d, const char *what)
 {
-    static const int threads[] = {1, 2, 4};
+    static const int threads[] = {1, 2, 4, 7};
     const pets_impl *serial = pets_impl_find("serial"), *omp = pets_impl_find("omp");
     ck_assert_ptr_nonnull(omp);
     for (int policy = 0; policy < 2; policy++) {
@@ -325,7 +328,7 @@ static void check_select_variants(const pets_dag *d, const char *what)
             char w[200];
             snprintf(w, sizeof w, "%s, policy %d, select %s", what, policy, sel ? "linear" : "gaps");
             ck_assert_int_eq(tu_check_impl_opts(serial, d, &o, &ref, w), 1);
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 4; i++) {
                 o.threads = threads[i];
                 snprintf(w, sizeof w, "%s, policy %d, select %s, %d threads", what, policy,
                          sel ? "linear" : "gaps", threads[i]);
@@ -360,7 +363,8 @@ END_TEST
 
 START_TEST(omp_chain)
 {
-    int32_t n = 3000, P = 4;
+    /* 5000 tasks: the stream too, one level per task */
+    int32_t n = 5000, P = 4;
     pc_rng r;
     pc_rng_seed(&r, 5);
     int64_t *cost = malloc((size_t)n * P * sizeof *cost);
@@ -410,7 +414,7 @@ START_TEST(omp_many_ties)
     for (int variant = 0; variant < 3; variant++) {
         pets_gen_params gp;
         pets_gen_defaults(&gp);
-        gp.tasks = 2500;
+        gp.tasks = 4500; /* the stream too */
         gp.procs = 5;
         gp.seed = 40 + (uint64_t)variant;
         pets_dag g, d;
@@ -489,7 +493,8 @@ START_TEST(omp_refuses_cycle)
     /* a graph whose lists were altered after the checked build into a
      * cycle 1 <-> 2 (task ids 0 and 1), with 5000 lone tasks so that the
      * dataflow runs on its threads: serial and omp at 1, 2, 4 threads
-     * refuse it (every thread waiting and nothing left to push), none hangs */
+     * refuse it (every thread waiting and nothing left to push), and omp
+     * streaming at 6 and 8 (its levels end short of n), none hangs */
     int32_t n = 5003, P = 2;
     int64_t *cost = malloc((size_t)n * P * sizeof *cost);
     ck_assert(cost);
@@ -507,8 +512,10 @@ START_TEST(omp_refuses_cycle)
     d.pred[0] = 1;
     d.pred[1] = 0;
     const pets_impl *im[2] = {pets_impl_find("serial"), pets_impl_find("omp")};
+    static const int threads[] = {1, 2, 4, 6, 8}; /* 6 and 8: omp streams */
     for (int i = 0; i < 2; i++)
-        for (int th = 1; th <= 4; th *= 2) {
+        for (int ti = 0; ti < 5; ti++) {
+            int th = threads[ti];
             pets_solution sol;
             pets_times t;
             pc_error err;
@@ -521,6 +528,149 @@ START_TEST(omp_refuses_cycle)
         }
     pets_dag_free(&d);
     free(cost);
+}
+END_TEST
+
+/* Runs omp at `threads` on d under policy; returns its rc, the solution in
+ * s (allocated here; the caller frees it). */
+static int run_omp(const pets_dag *d, int policy, int threads, pets_solution *s, pc_error *err)
+{
+    pc_error_clear(err);
+    ck_assert_int_eq(pets_solution_alloc(s, d->ntasks, err), 0);
+    pets_options o = {policy, -1, -1, threads, PETS_SELECT_GAPS};
+    pets_times t;
+    int rc = pets_impl_find("omp")->run(d, &o, s, &t, err);
+    if (!rc) /* the phases' times add up to the total, overlapped or not */
+        ck_assert(t.entry + t.metrics + t.sort + t.select <= t.total * (1 + 1e-9) + 1e-9);
+    return rc;
+}
+
+START_TEST(stream_equals_oracle)
+{
+    /* omp streaming its phases (6 threads and more, 4096 tasks and more):
+     * levels, ranks, order and schedule are the oracle's at 6, 9 and 16
+     * threads (more threads than cores: every wait must yield), and a
+     * stream did run */
+#ifdef _OPENMP
+    static const int threads[] = {6, 9, 16};
+    static const double alpha[] = {1.0, 0.1, 4.0};
+    for (int g = 0; g < 3; g++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = 6000 + 1500 * g;
+        gp.alpha = alpha[g];
+        gp.procs = 2 + 3 * g;
+        gp.seed = 300 + (uint64_t)g;
+        pets_dag d;
+        pc_error err;
+        ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+        for (int policy = 0; policy < 2; policy++) {
+            pets_solution ref;
+            tu_oracle(&d, policy, &ref);
+            int before = g_pets_stream_runs;
+            pets_options o = {policy, -1, -1, threads[g], PETS_SELECT_GAPS};
+            char what[96];
+            snprintf(what, sizeof what, "stream v=%d alpha=%g P=%d, %d threads, policy %d",
+                     gp.tasks, gp.alpha, gp.procs, threads[g], policy);
+            ck_assert_int_eq(tu_check_impl_opts(pets_impl_find("omp"), &d, &o, &ref, what), 1);
+            ck_assert_msg(g_pets_stream_runs == before + 1, "%s: no stream ran", what);
+            pets_solution_free(&ref);
+        }
+        pets_dag_free(&d);
+    }
+#else
+    printf("SKIPPED: stream_equals_oracle: built without OpenMP (the stream needs its threads)\n");
+#endif
+}
+END_TEST
+
+START_TEST(stream_falls_back)
+{
+    /* a stream that gets fewer threads than its roles (called inside a
+     * parallel region, no nested parallelism) runs the phases instead:
+     * the oracle's schedule, and no stream counted. A graph with no
+     * source at all is a cycle before any thread starts. */
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 5000;
+    gp.procs = 4;
+    gp.seed = 310;
+    pets_dag d;
+    pc_error err;
+    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    pets_solution ref, s;
+    tu_oracle(&d, PETS_INSERTION, &ref);
+    int before = g_pets_stream_runs, rc = -100;
+#ifdef _OPENMP
+    omp_set_max_active_levels(1);
+#endif
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp master
+        rc = run_omp(&d, PETS_INSERTION, 8, &s, &err);
+    }
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_int_eq(g_pets_stream_runs, before);
+    ck_assert_int_eq(s.makespan, ref.makespan);
+    for (int32_t k = 0; k < d.ntasks; k++)
+        ck_assert_int_eq(s.order[k], ref.order[k]);
+    for (int32_t v = 0; v < d.ntasks; v++)
+        ck_assert(s.proc[v] == ref.proc[v] && s.start[v] == ref.start[v]);
+    pets_solution_free(&s);
+    pets_solution_free(&ref);
+    /* the predecessor counts altered after the checked build so that
+     * every task has one: no source, a cycle found before the roles start */
+    for (int32_t v = 0; v < d.ntasks; v++)
+        d.pred_off[v + 1] = d.pred_off[v] + 1;
+    ck_assert_int_eq(run_omp(&d, PETS_INSERTION, 8, &s, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "cycle"), "%s", err.msg);
+    pets_solution_free(&s);
+    pets_dag_free(&d);
+}
+END_TEST
+
+START_TEST(stream_alloc_failures)
+{
+    /* every allocation of a streamed omp run fails once in turn (the
+     * finalizers' key buffers inside the parallel region too): PC_ENOMEM
+     * and nothing left allocated, until a run makes no allocation fail and
+     * gives the oracle's makespan */
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 5000;
+    gp.procs = 3;
+    gp.seed = 320;
+    pets_dag d;
+    pc_error err;
+    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    pets_solution ref;
+    tu_oracle(&d, PETS_INSERTION, &ref);
+    int clean = 0;
+    for (long fail = 1; fail < 2000 && !clean; fail++) {
+        pets_solution s;
+        ck_assert_int_eq(pets_solution_alloc(&s, d.ntasks, &err), 0);
+        long live = pc_alloc_live();
+        pets_options o = {PETS_INSERTION, -1, -1, 7, PETS_SELECT_GAPS};
+        pets_times t;
+        pc_alloc_fail_at(fail);
+        int rc = pets_impl_find("omp")->run(&d, &o, &s, &t, &err);
+        int failed = pc_alloc_injected();
+        pc_alloc_fail_at(0);
+        ck_assert_int_eq(pc_alloc_live(), live);
+        if (!failed && !rc)
+            ck_assert_int_eq(s.makespan, ref.makespan);
+        pets_solution_free(&s);
+        if (failed) {
+            ck_assert_msg(rc == PC_ENOMEM, "allocation %ld: rc %d: %s", fail, rc, err.msg);
+            ck_assert_msg(strstr(err.msg, "out of memory"), "%s", err.msg);
+        } else {
+            ck_assert_msg(rc == 0, "%s", err.msg);
+            clean = 1;
+        }
+    }
+    ck_assert(clean);
+    pets_solution_free(&ref);
+    pets_dag_free(&d);
 }
 END_TEST
 
@@ -612,6 +762,9 @@ static Suite *suite_select(void)
     tcase_add_test(tc, omp_one_region);
     tcase_add_test(tc, pipeline_any_topological_order);
     tcase_add_test(tc, omp_refuses_cycle);
+    tcase_add_test(tc, stream_equals_oracle);
+    tcase_add_test(tc, stream_falls_back);
+    tcase_add_test(tc, stream_alloc_failures);
     suite_add_tcase(s, tc);
     return s;
 }
