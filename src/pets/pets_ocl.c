@@ -10,6 +10,7 @@
 #include "pc_alloc.h"
 #include "pc_time.h"
 #include "pets_priv.h"
+#include "pets_stream.h"
 
 #if PC_HAVE_OPENCL
 #include <CL/cl.h>
@@ -20,11 +21,12 @@
 #define OCL_MAX_DEVICES 16
 
 enum { K_ENTRY, K_METRICS, K_METRICS8, K_METRICS_G, K_METRICS8_G, K_INIT, K_STEP, K_LOCAL,
-       K_SEGMENT, K_COUNT };
+       K_SEGMENT, K_GATHER, K_COUNT };
 static const char *const k_names[K_COUNT] = {"entry_discover", "compute_metrics",
                                              "compute_metrics_vec8", "compute_metrics_grid",
                                              "compute_metrics_vec8_grid", "bitonic_init",
-                                             "bitonic_step", "bitonic_local", "segment_sort"};
+                                             "bitonic_step", "bitonic_local", "segment_sort",
+                                             "gather_keys"};
 
 /* Test hook (pets_priv.h): how many grid launches gave up (a group that
  * never started) and were redone a launch per level. */
@@ -431,6 +433,122 @@ static int ocl_bitonic(ocl_run *r, int n, size_t N, int want_local, cl_int *e)
     return PC_OK;
 }
 
+/* The stream's source (pets_stream.h): the frontier loop of the levels
+ * and ranks as in ocl_run_impl, and after each chunk of levels the tasks
+ * of its new levels with their keys and in-degrees by position
+ * (gather_keys), read back and fed to the host's finalizers; so the host
+ * sorts each level and the selection books it while the device computes
+ * the levels after it. At the end, the task-indexed levels and ranks are
+ * enqueued for reading (the caller waits for them). */
+typedef struct ocl_feed {
+    ocl_run *r;
+    const pets_dag *d;
+    pets_solution *s;
+    int kk;          /* the metrics kernel, its arguments set but the level */
+    int64_t *krank;  /* by position: rank, ACC x P, in-degree */
+    int64_t *ksum;
+    int32_t *kdeg;
+} ocl_feed;
+
+static int ocl_feed_levels(void *ctx, pets_stream *ps, pc_error *err)
+{
+    ocl_feed *f = ctx;
+    ocl_run *r = f->r;
+    int n = f->d->ntasks, level = 0, done = 0, chunk = OCL_CHUNK_FIRST;
+    size_t gs = ocl_frontier_items();
+    cl_int e = CL_SUCCESS;
+    for (int end = 0; !end;) {
+        if (level > n)
+            return pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier loop passed %d levels", level);
+        for (int i = 0; i < chunk; i++) {
+            int lv = level + i;
+            ARG(f->kk, 0, lv);
+            if (e != CL_SUCCESS ||
+                (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[f->kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
+                goto cl_fail;
+        }
+        if ((e = clEnqueueReadBuffer(g_ocl.q, r->b[B_SIZES], CL_TRUE, (size_t)level * 4,
+                                     (size_t)chunk * 4, r->sizes, 0, NULL, NULL)) != CL_SUCCESS)
+            goto cl_fail;
+        int a = done, k = 0;
+        for (int i = 0; i < chunk && !end; i++) {
+            int nf = r->sizes[i];
+            if (nf < 0 || nf > n - done)
+                return pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier of %d tasks after %d of %d", nf, done, n);
+            done += nf;
+            k += nf > 0;
+            end = nf == 0 || done == n;
+        }
+        if (done > a) {
+            size_t m = (size_t)(done - a), gg = round_up(m < 65536 ? m : 65536, 64);
+            ARG(K_GATHER, 0, a);
+            ARG(K_GATHER, 1, done);
+            if (e != CL_SUCCESS ||
+                (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[K_GATHER], 1, NULL, &gg, NULL, 0, NULL, NULL)) ||
+                (e = clEnqueueReadBuffer(g_ocl.q, r->b[B_QUEUE], CL_FALSE, (size_t)a * 4, m * 4, f->s->order + a, 0, NULL, NULL)) ||
+                (e = clEnqueueReadBuffer(g_ocl.q, r->b[B_KRANK], CL_FALSE, (size_t)a * 8, m * 8, f->krank + a, 0, NULL, NULL)) ||
+                (e = clEnqueueReadBuffer(g_ocl.q, r->b[B_KSUM], CL_FALSE, (size_t)a * 8, m * 8, f->ksum + a, 0, NULL, NULL)) ||
+                (e = clEnqueueReadBuffer(g_ocl.q, r->b[B_KLEV], CL_TRUE, (size_t)a * 4, m * 4, f->kdeg + a, 0, NULL, NULL)))
+                goto cl_fail;
+            if (pets_stream_feed(ps, r->sizes, k, f->kdeg + a))
+                return PC_OK; /* stopped: the stream has the error */
+        }
+        level += chunk;
+        chunk = chunk * 2 > OCL_CHUNK_MAX ? OCL_CHUNK_MAX : chunk * 2;
+    }
+    if (done != n)
+        return pc_error_set(err, PC_EDEVICE, NULL, 0, "only %d of %d tasks reached", done, n);
+    size_t ni = (size_t)n * 4, nl = (size_t)n * 8;
+    if ((e = clEnqueueReadBuffer(g_ocl.q, r->b[B_LEV], CL_FALSE, 0, ni, f->s->level, 0, NULL, NULL)) ||
+        (e = clEnqueueReadBuffer(g_ocl.q, r->b[B_RS], CL_FALSE, 0, nl, f->s->rank_scaled, 0, NULL, NULL)) ||
+        (e = clEnqueueReadBuffer(g_ocl.q, r->b[B_RANK], CL_FALSE, 0, nl, f->s->rank, 0, NULL, NULL)) ||
+        (e = clFlush(g_ocl.q)))
+        goto cl_fail;
+    return PC_OK;
+cl_fail:
+    return pc_error_set(err, PC_EDEVICE, NULL, 0, "OpenCL error %d on %s", (int)e, g_ocl.name);
+}
+
+/* Runs the levels, the sort and the selection as a stream with
+ * ocl_feed_levels as its source, from the entry discovery's state on;
+ * fills t's metrics, sort and select (overlapped). PC_EUNAVAIL when
+ * OpenMP gave fewer threads: nothing was launched, the caller goes on
+ * with the phases. */
+static int ocl_stream(ocl_run *r, const pets_dag *d, const pets_options *o, int threads, int kk,
+                      pets_solution *s, pets_times *t, pc_error *err)
+{
+    size_t n = (size_t)d->ntasks;
+    ocl_feed f = {r, d, s, kk, pc_malloc_array(n, 8), pc_malloc_array(n, 8), pc_malloc_array(n, 4)};
+    int rc = PC_OK;
+    cl_int e = CL_SUCCESS;
+    if (!f.krank || !f.ksum || !f.kdeg) {
+        rc = pc_error_nomem(err, "OpenCL PETS");
+        goto out;
+    }
+    ARG(K_GATHER, 2, r->b[B_QUEUE]);
+    ARG(K_GATHER, 3, r->b[B_RANK]);
+    ARG(K_GATHER, 4, r->b[B_SUM]);
+    ARG(K_GATHER, 5, r->b[B_INDEG]);
+    ARG(K_GATHER, 6, r->b[B_KRANK]);
+    ARG(K_GATHER, 7, r->b[B_KSUM]);
+    ARG(K_GATHER, 8, r->b[B_KLEV]);
+    if (e != CL_SUCCESS) {
+        rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "OpenCL error %d on %s", (int)e, g_ocl.name);
+        goto out;
+    }
+    pets_stream_source src = {ocl_feed_levels, &f, f.krank, f.ksum};
+    pets_times ts;
+    rc = pets_stream_run(d, o, threads, &src, s, &ts, err);
+    t->metrics = ts.entry + ts.metrics;
+    t->sort = ts.sort;
+    t->select = ts.select;
+out:
+    pc_free(f.krank);
+    pc_free(f.ksum);
+    pc_free(f.kdeg);
+    return rc;
+}
+
 static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets_solution *s,
                         pets_times *t, pc_error *err)
 {
@@ -498,6 +616,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
      * read once, and the first empty one ends the loop */
     int grid = ocl_metrics_grid();
     int kk = grid ? (vec8 ? K_METRICS8_G : K_METRICS_G) : (vec8 ? K_METRICS8 : K_METRICS);
+    int threads = o->threads > 0 ? o->threads : 1;
     int a0 = grid ? 2 : 1; /* the per-level kernels take the level first, the grid its barrier */
     int level = 0, done = 0, chunk = OCL_CHUNK_FIRST, nlev = 0;
     ARG(kk, a0, P);
@@ -537,6 +656,24 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         } else if (rc) {
             goto out;
         }
+    }
+    if (!grid && pets_stream_wanted(d, o, threads)) {
+        rc = ocl_stream(&r, d, o, threads, kk, s, t, err);
+        if (rc != PC_EUNAVAIL) {
+            double t7 = pc_time_now();
+            if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
+                goto cl_fail;
+            double t8 = pc_time_now();
+            t->setup = t1 - t0;
+            t->h2d = t2 - t1;
+            t->entry = t3 - t2;
+            t->d2h = t8 - t7;
+            t->total = t8 - t1;
+            t->overlapped = 1;
+            goto out;
+        }
+        pc_error_clear(err); /* OpenMP gave fewer threads: the phases then */
+        rc = PC_OK;
     }
     gs = ocl_frontier_items();
     for (int end = grid; !end;) {
@@ -605,7 +742,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         goto cl_fail;
     double t6 = pc_time_now();
     /* ready times of a level on the host's threads (o->threads, 0: one) */
-    rc = pets_select_run(d, o, o->threads > 0 ? o->threads : 1, s, err); /* refuses padding or repeats in the order */
+    rc = pets_select_run(d, o, threads, s, err); /* refuses padding or repeats in the order */
     double t7 = pc_time_now();
     if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;

@@ -220,24 +220,13 @@ static int omp_threads(const pets_options *o)
 #endif
 }
 
-/* Whether a run streams its phases (pets_stream.c): with the gap index,
- * enough threads for its roles and enough tasks. PARCHECK_PETS_STREAM=0
- * runs the phases one after the other anyway (to measure one against the
- * other). */
-static int omp_streams(const pets_dag *dag, const pets_options *o, int threads)
-{
-    const char *env = getenv("PARCHECK_PETS_STREAM");
-    return o->select == PETS_SELECT_GAPS && threads >= PETS_STREAM_MIN_THREADS &&
-           dag->ntasks >= PETS_STREAM_MIN_TASKS && !(env && strcmp(env, "0") == 0);
-}
-
 int pets_omp_run(const pets_dag *dag, const pets_options *o, pets_solution *s, pets_times *t,
                  pc_error *err)
 {
     int32_t n = dag->ntasks;
     int threads = omp_threads(o);
-    if (omp_streams(dag, o, threads)) {
-        int rs = pets_stream_run(dag, o, threads, s, t, err);
+    if (pets_stream_wanted(dag, o, threads)) {
+        int rs = pets_stream_run(dag, o, threads, NULL, s, t, err);
         if (rs != PC_EUNAVAIL)
             return rs;
         pc_error_clear(err); /* OpenMP gave fewer threads: the phases then */

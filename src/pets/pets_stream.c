@@ -8,14 +8,20 @@
  * add to its time. The threads take roles:
  *   thread 0            the booking (pets_select_book);
  *   threads 1 .. 2      the selection's workers (ready times, cost rows);
- *   threads 3 .. 4      finalizers: a level's segment of s->order sorted in
+ *   the next ones       finalizers: a level's segment of s->order sorted in
  *                       priority order, the positions of its tasks and its
  *                       predecessor lists by position, published in order;
- *   threads 5 ..        producers: Kahn's algorithm level by level (one
+ *   the last ones       producers: Kahn's algorithm level by level (one
  *                       barrier of their own per level), each level's tasks
- *                       appended to s->order as its frontier.
+ *                       appended to s->order as its frontier; or one thread
+ *                       that runs a source of levels computed elsewhere
+ *                       (the OpenCL device: pets_stream_feed).
+ * Half of the threads after the first three finalize (a level's
+ * finalization costs several times its metrics: random reads of keys,
+ * positions and lists), the rest produce.
  * The schedule is the one of the phased path, bit for bit: the same order
  * (a total order) and the same booking code. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pc_alloc.h"
@@ -27,10 +33,9 @@
 
 /* Ready tasks a producer collects before it reserves their slots. */
 #define STREAM_APPEND 256
-/* Threads before the producers: booking, two workers, two finalizers. */
+/* The selection's workers; the finalizers follow them (thread 3 on). */
 #define STREAM_WORKERS 2
-#define STREAM_FINALIZERS 2
-#define STREAM_FIRST_PRODUCER (1 + STREAM_WORKERS + STREAM_FINALIZERS)
+#define STREAM_FIRST_FINALIZER (1 + STREAM_WORKERS)
 
 /* A counter on a cache line of its own. */
 typedef struct stream_line {
@@ -51,7 +56,9 @@ typedef struct pets_stream {
     int64_t *sumcost;     /* ACC times P, the sort's second key */
     int32_t *loff;        /* level L is s->order[loff[L] .. loff[L + 1]) (n + 2) */
     int32_t *eoff;        /* its predecessor lists start at eoff[L] (n + 2) */
-    int nprod;            /* producer threads */
+    int nprod;            /* producer threads (1 with a source) */
+    int nfin;             /* finalizer threads */
+    const pets_stream_source *src; /* NULL: the producers compute levels */
     int32_t nlev;         /* levels, once prod_end is set */
     stream_line tail;     /* next free slot of s->order */
     stream_line degsum;   /* in-degrees of the round's level */
@@ -271,10 +278,14 @@ static int stream_finalize_level(pets_stream *ps, int32_t L, stream_keys *kb)
         }
     }
     stream_key *k = kb->buf;
-    for (int32_t i = 0; i < m; i++) {
-        int32_t v = order[a + i];
-        k[i] = (stream_key){ps->s->rank[v], ps->sumcost[v], v};
-    }
+    if (ps->src)
+        for (int32_t i = 0; i < m; i++)
+            k[i] = (stream_key){ps->src->krank[a + i], ps->src->ksum[a + i], order[a + i]};
+    else
+        for (int32_t i = 0; i < m; i++) {
+            int32_t v = order[a + i];
+            k[i] = (stream_key){ps->s->rank[v], ps->sumcost[v], v};
+        }
     k = stream_sort_keys(k, k == kb->buf ? kb->buf + kb->cap : kb->buf, m);
     for (int32_t i = 0; i < m; i++) {
         order[a + i] = k[i].v;
@@ -349,8 +360,79 @@ static void stream_prealloc(pets_stream *ps, int first, int step)
     __atomic_fetch_sub(&ps->prealloc_left.v, 1, __ATOMIC_ACQ_REL);
 }
 
-int pets_stream_run(const pets_dag *dag, const pets_options *o, int threads, pets_solution *s,
-                    pets_times *t, pc_error *err)
+int pets_stream_wanted(const pets_dag *dag, const pets_options *o, int threads)
+{
+    const char *env = getenv("PARCHECK_PETS_STREAM");
+    return o->select == PETS_SELECT_GAPS && threads >= PETS_STREAM_MIN_THREADS &&
+           dag->ntasks >= PETS_STREAM_MIN_TASKS && !(env && strcmp(env, "0") == 0);
+}
+
+int pets_stream_feed(pets_stream *ps, const int32_t *sizes, int32_t nlev, const int32_t *deg)
+{
+    int32_t L = __atomic_load_n(&ps->levels.v, __ATOMIC_RELAXED), base = ps->loff[L];
+    for (int32_t i = 0; i < nlev; i++, L++) {
+        int32_t a = ps->loff[L], b = a + sizes[i], sum = 0;
+        for (int32_t q = a; q < b; q++)
+            sum += deg[q - base];
+        ps->loff[L + 1] = b;
+        ps->eoff[L + 1] = ps->eoff[L] + sum;
+    }
+    __atomic_store_n(&ps->levels.v, L, __ATOMIC_RELEASE);
+    return __atomic_load_n(&ps->pp->stop, __ATOMIC_RELAXED) != 0;
+}
+
+/* The source's thread: runs it, then ends the levels (short of n tasks:
+ * the source's graph had a cycle). */
+static void stream_source(pets_stream *ps)
+{
+    pc_error e;
+    pc_error_clear(&e);
+    int rc = ps->src->run(ps->src->ctx, ps, &e);
+    int32_t L = __atomic_load_n(&ps->levels.v, __ATOMIC_RELAXED);
+    ps->nlev = L;
+    ps->t_prod = pc_time_now();
+    if (rc) {
+        if (!__atomic_exchange_n(&ps->failed.v, 1, __ATOMIC_ACQ_REL)) {
+            ps->rc = rc;
+            ps->err = e;
+        }
+        __atomic_store_n(&ps->pp->stop, 1, __ATOMIC_RELEASE);
+    } else if (ps->loff[L] < ps->n)
+        stream_fail(ps, PC_EINVAL, "task graph has a cycle");
+    __atomic_store_n(&ps->prod_end.v, 1, __ATOMIC_RELEASE);
+}
+
+/* The roles of thread me (see the top of this file). */
+static void stream_role(pets_stream *ps, int me, int32_t n, pc_error *book_err, int *book_rc)
+{
+    select_state *st = ps->st;
+    select_pipe *pp = ps->pp;
+    int first_prod = STREAM_FIRST_FINALIZER + ps->nfin;
+    if (me >= first_prod) {
+        if (ps->src)
+            stream_source(ps);
+        else
+            stream_produce(ps, me - first_prod);
+        return;
+    }
+    stream_prealloc(ps, me, first_prod);
+    if (me == 0) {
+        for (int spins = 0; __atomic_load_n(&ps->prealloc_left.v, __ATOMIC_ACQUIRE) > 0;)
+            pc_spin_pause(&spins);
+        if (!__atomic_load_n(&pp->stop, __ATOMIC_ACQUIRE)) {
+            *book_rc = pets_select_book(ps->dag, st, pp, n, book_err);
+            if (*book_rc < 0)
+                __atomic_store_n(&pp->stop, 1, __ATOMIC_RELEASE);
+        }
+    } else if (me < STREAM_FIRST_FINALIZER) {
+        pets_select_work(ps->dag, st, pp, n);
+    } else {
+        stream_finalize(ps);
+    }
+}
+
+int pets_stream_run(const pets_dag *dag, const pets_options *o, int threads,
+                    const pets_stream_source *src, pets_solution *s, pets_times *t, pc_error *err)
 {
     int32_t n = dag->ntasks;
     memset(t, 0, sizeof *t);
@@ -372,34 +454,41 @@ int pets_stream_run(const pets_dag *dag, const pets_options *o, int threads, pet
     ps->st = &st;
     ps->pp = &pp;
     ps->n = n;
-    ps->nprod = threads - STREAM_FIRST_PRODUCER;
-    ps->left = pc_malloc_array((size_t)n, sizeof *ps->left);
-    ps->sumcost = pc_malloc_array((size_t)n, sizeof *ps->sumcost);
+    ps->src = src;
+    int rest = threads - STREAM_FIRST_FINALIZER;
+    ps->nprod = src ? 1 : rest - rest / 2;
+    ps->nfin = rest - ps->nprod;
+    if (!src) {
+        ps->left = pc_malloc_array((size_t)n, sizeof *ps->left);
+        ps->sumcost = pc_malloc_array((size_t)n, sizeof *ps->sumcost);
+    }
     ps->loff = pc_malloc_array((size_t)n + 2, sizeof *ps->loff);
     ps->eoff = pc_malloc_array((size_t)n + 2, sizeof *ps->eoff);
-    if (!ps->left || !ps->sumcost || !ps->loff || !ps->eoff) {
+    if ((!src && (!ps->left || !ps->sumcost)) || !ps->loff || !ps->eoff) {
         rc = pc_error_nomem(err, "streaming the PETS phases");
         goto out;
     }
     double t0 = pc_time_now();
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int32_t v = 0; v < n; v++)
-        ps->left[v] = dag->pred_off[v + 1] - dag->pred_off[v];
-    int32_t nsrc = 0;
-    for (int32_t v = 0; v < n; v++)
-        if (!ps->left[v])
-            s->order[nsrc++] = v;
-    if (!nsrc) {
-        rc = pc_error_set(err, PC_EINVAL, NULL, 0, "task graph has a cycle");
-        goto out;
-    }
     ps->loff[0] = 0;
-    ps->loff[1] = nsrc;
     ps->eoff[0] = 0;
-    ps->tail.v = nsrc;
+    if (!src) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int32_t v = 0; v < n; v++)
+            ps->left[v] = dag->pred_off[v + 1] - dag->pred_off[v];
+        int32_t nsrc = 0;
+        for (int32_t v = 0; v < n; v++)
+            if (!ps->left[v])
+                s->order[nsrc++] = v;
+        if (!nsrc) {
+            rc = pc_error_set(err, PC_EINVAL, NULL, 0, "task graph has a cycle");
+            goto out;
+        }
+        ps->loff[1] = nsrc;
+        ps->tail.v = nsrc;
+    }
     st.poff[0] = 0;
     pp.avail = &ps->avail.v;
-    ps->prealloc_left.v = STREAM_FIRST_PRODUCER;
+    ps->prealloc_left.v = STREAM_FIRST_FINALIZER + ps->nfin;
     int book_rc = PC_OK;
     pc_error book_err;
     pc_error_clear(&book_err);
@@ -407,29 +496,13 @@ int pets_stream_run(const pets_dag *dag, const pets_options *o, int threads, pet
     ps->t_prod = ps->t_fin = t1;
 #pragma omp parallel num_threads(threads)
     {
-        int me = omp_get_thread_num(), nt = omp_get_num_threads();
-        if (nt < threads) {
+        if (omp_get_num_threads() < threads) {
             /* fewer threads than roles would wait on each other forever:
              * the caller runs the phases instead */
 #pragma omp single
             stream_fail(ps, PC_EUNAVAIL, "OpenMP gave the stream fewer threads than it needs");
-        } else if (me >= STREAM_FIRST_PRODUCER) {
-            stream_produce(ps, me - STREAM_FIRST_PRODUCER);
         } else {
-            stream_prealloc(ps, me, STREAM_FIRST_PRODUCER);
-            if (me == 0) {
-                for (int spins = 0; __atomic_load_n(&ps->prealloc_left.v, __ATOMIC_ACQUIRE) > 0;)
-                    pc_spin_pause(&spins);
-                if (!__atomic_load_n(&pp.stop, __ATOMIC_ACQUIRE)) {
-                    book_rc = pets_select_book(dag, &st, &pp, n, &book_err);
-                    if (book_rc < 0)
-                        __atomic_store_n(&pp.stop, 1, __ATOMIC_RELEASE);
-                }
-            } else if (me <= STREAM_WORKERS) {
-                pets_select_work(dag, &st, &pp, n);
-            } else {
-                stream_finalize(ps);
-            }
+            stream_role(ps, omp_get_thread_num(), n, &book_err, &book_rc);
         }
     }
     if (ps->rc != PC_EUNAVAIL)

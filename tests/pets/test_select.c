@@ -574,6 +574,14 @@ START_TEST(stream_equals_oracle)
                      gp.tasks, gp.alpha, gp.procs, threads[g], policy);
             ck_assert_int_eq(tu_check_impl_opts(pets_impl_find("omp"), &d, &o, &ref, what), 1);
             ck_assert_msg(g_pets_stream_runs == before + 1, "%s: no stream ran", what);
+            /* the OpenCL implementations stream too, with the device as
+             * the source of levels (where there is a device) */
+            static const char *const cl[2] = {"ocl", "ocl-vec8"};
+            for (int i = 0; i < 2; i++) {
+                before = g_pets_stream_runs;
+                if (tu_check_impl_opts(pets_impl_find(cl[i]), &d, &o, &ref, what))
+                    ck_assert_msg(g_pets_stream_runs == before + 1, "%s %s: no stream ran", cl[i], what);
+            }
             pets_solution_free(&ref);
         }
         pets_dag_free(&d);
@@ -674,6 +682,125 @@ START_TEST(stream_alloc_failures)
 }
 END_TEST
 
+/* A source of levels for a stream, as the OpenCL device is one: the
+ * oracle's levels, fed `per` levels at a time, the tasks of a level in
+ * task order (not priority order: the stream sorts them); it fails at
+ * level fail_at (>= 0), or leaves the last level out (drop_last). */
+typedef struct fake_source {
+    const pets_dag *d;
+    const pets_solution *ref;
+    pets_solution *s;
+    int64_t *krank, *ksum;
+    int32_t *deg, *sizes;
+    int per, fail_at, drop_last, stopped;
+} fake_source;
+
+static int fake_feed(void *ctx, pets_stream *ps, pc_error *err)
+{
+    fake_source *f = ctx;
+    int32_t n = f->d->ntasks, P = f->d->nprocs, nlev = 0;
+    for (int32_t v = 0; v < n; v++)
+        nlev = f->ref->level[v] + 1 > nlev ? f->ref->level[v] + 1 : nlev;
+    if (f->drop_last)
+        nlev--;
+    int32_t at = 0;
+    for (int32_t L0 = 0; L0 < nlev; L0 += f->per) {
+        int32_t a = at, k = 0;
+        for (int32_t L = L0; L < nlev && L < L0 + f->per; L++, k++) {
+            if (L == f->fail_at)
+                return pc_error_set(err, PC_EDEVICE, NULL, 0, "fake device lost at level %d", L);
+            int32_t b = at;
+            for (int32_t v = 0; v < n; v++) {
+                if (f->ref->level[v] != L)
+                    continue;
+                int64_t acc = 0;
+                for (int32_t p = 0; p < P; p++)
+                    acc += f->d->cost[(int64_t)v * P + p];
+                f->s->order[at] = v;
+                f->krank[at] = f->ref->rank[v];
+                f->ksum[at] = acc;
+                f->deg[at] = f->d->pred_off[v + 1] - f->d->pred_off[v];
+                at++;
+            }
+            f->sizes[k] = at - b;
+        }
+        if (pets_stream_feed(ps, f->sizes, k, f->deg + a)) {
+            f->stopped = 1;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+START_TEST(stream_from_a_source)
+{
+    /* a stream fed by a source (the way `ocl` feeds it): the oracle's
+     * order and schedule whether the levels come one or seven at a time,
+     * at 6 and 9 threads, both policies; a source that fails mid-way gives
+     * its error, one that stops short of n tasks a cycle; none hangs and
+     * nothing stays allocated */
+#ifndef _OPENMP
+    printf("SKIPPED: stream_from_a_source: built without OpenMP (the stream needs its threads)\n");
+    return;
+#endif
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
+    gp.tasks = 6000;
+    gp.procs = 4;
+    gp.alpha = 0.5;
+    gp.seed = 330;
+    pets_dag d;
+    pc_error err;
+    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    int32_t n = d.ntasks;
+    int64_t *krank = malloc((size_t)n * sizeof *krank), *ksum = malloc((size_t)n * sizeof *ksum);
+    int32_t *deg = malloc((size_t)n * sizeof *deg), *sizes = malloc((size_t)n * sizeof *sizes);
+    ck_assert(krank && ksum && deg && sizes);
+    for (int policy = 0; policy < 2; policy++) {
+        pets_solution ref;
+        tu_oracle(&d, policy, &ref);
+        for (int c = 0; c < 5; c++) {
+            static const int per[] = {1, 7, 1, 3, 2}, threads[] = {6, 9, 6, 9, 7};
+            static const int fail_at[] = {-1, -1, 5, 40, -1}, drop_last[] = {0, 0, 0, 0, 1};
+            pets_solution s;
+            ck_assert_int_eq(pets_solution_alloc(&s, n, &err), 0);
+            fake_source f = {&d, &ref, &s, krank, ksum, deg, sizes, per[c], fail_at[c], drop_last[c], 0};
+            pets_stream_source src = {fake_feed, &f, krank, ksum};
+            pets_options o = {policy, -1, -1, threads[c], PETS_SELECT_GAPS};
+            pets_times t;
+            long live = pc_alloc_live();
+            pc_error_clear(&err);
+            int rc = pets_stream_run(&d, &o, threads[c], &src, &s, &t, &err);
+            ck_assert_int_eq(pc_alloc_live(), live);
+            if (fail_at[c] >= 0) {
+                ck_assert_msg(rc == PC_EDEVICE && strstr(err.msg, "fake device lost"),
+                              "case %d: rc %d: %s", c, rc, err.msg);
+            } else if (drop_last[c]) {
+                ck_assert_msg(rc == PC_EINVAL && strstr(err.msg, "cycle"), "case %d: rc %d: %s", c,
+                              rc, err.msg);
+            } else {
+                ck_assert_msg(rc == 0, "case %d: %s", c, err.msg);
+                ck_assert_int_eq(t.overlapped, 1);
+                ck_assert_int_eq(s.makespan, ref.makespan);
+                for (int32_t k = 0; k < n; k++)
+                    ck_assert_msg(s.order[k] == ref.order[k], "case %d, position %d: %d vs %d", c, k,
+                                  s.order[k], ref.order[k]);
+                for (int32_t v = 0; v < n; v++)
+                    ck_assert(s.proc[v] == ref.proc[v] && s.start[v] == ref.start[v] &&
+                              s.finish[v] == ref.finish[v]);
+            }
+            pets_solution_free(&s);
+        }
+        pets_solution_free(&ref);
+    }
+    free(krank);
+    free(ksum);
+    free(deg);
+    free(sizes);
+    pets_dag_free(&d);
+}
+END_TEST
+
 START_TEST(pipeline_any_topological_order)
 {
     /* the selection's pipeline needs only a topological order: on a random
@@ -765,6 +892,7 @@ static Suite *suite_select(void)
     tcase_add_test(tc, stream_equals_oracle);
     tcase_add_test(tc, stream_falls_back);
     tcase_add_test(tc, stream_alloc_failures);
+    tcase_add_test(tc, stream_from_a_source);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -420,3 +420,20 @@ __kernel void segment_sort(const int nlev, __global const int *offs, __global co
         for (int i = b0; i < b1; i++)
             out[i] = src[i];
 }
+
+/* The sort keys and in-degree of the queue's positions [a, b), by
+ * position: a host that sorts the levels itself (the stream of the host's
+ * selection) reads them in sequence, per chunk of levels, instead of
+ * gathering them from task-indexed arrays. */
+__kernel void gather_keys(const int a, const int b, __global const int *queue,
+                          __global const long *rank, __global const long *sumcost,
+                          __global const int *indeg, __global long *krank, __global long *ksum,
+                          __global int *kdeg)
+{
+    for (int i = a + (int)get_global_id(0); i < b; i += (int)get_global_size(0)) {
+        int v = queue[i];
+        krank[i] = rank[v];
+        ksum[i] = sumcost[v];
+        kdeg[i] = indeg[v];
+    }
+}
