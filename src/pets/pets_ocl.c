@@ -617,6 +617,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     int grid = ocl_metrics_grid();
     int kk = grid ? (vec8 ? K_METRICS8_G : K_METRICS_G) : (vec8 ? K_METRICS8 : K_METRICS);
     int threads = o->threads > 0 ? o->threads : 1;
+    double t4 = 0, t5 = 0, t6 = 0;
     int a0 = grid ? 2 : 1; /* the per-level kernels take the level first, the grid its barrier */
     int level = 0, done = 0, chunk = OCL_CHUNK_FIRST, nlev = 0;
     ARG(kk, a0, P);
@@ -660,17 +661,8 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     if (!grid && pets_stream_wanted(d, o, threads)) {
         rc = ocl_stream(&r, d, o, threads, kk, s, t, err);
         if (rc != PC_EUNAVAIL) {
-            double t7 = pc_time_now();
-            if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
-                goto cl_fail;
-            double t8 = pc_time_now();
-            t->setup = t1 - t0;
-            t->h2d = t2 - t1;
-            t->entry = t3 - t2;
-            t->d2h = t8 - t7;
-            t->total = t8 - t1;
-            t->overlapped = 1;
-            goto out;
+            t->overlapped = 1; /* its own metrics, sort and select */
+            goto finish;
         }
         pc_error_clear(err); /* OpenMP gave fewer threads: the phases then */
         rc = PC_OK;
@@ -708,7 +700,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "only %d of %d tasks reached", done, n);
         goto out;
     }
-    double t4 = pc_time_now();
+    t4 = pc_time_now();
     int mode = ocl_sort_mode();
     if (mode == SORT_SEGMENT) {
         /* the queue is ordered by level: each level's segment sorted into
@@ -731,7 +723,7 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     }
     if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
-    double t5 = pc_time_now();
+    t5 = pc_time_now();
     /* the selection needs only the order: levels and ranks come back
      * while it runs */
     if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_PERM], CL_TRUE, 0, ni, s->order, 0, NULL, NULL)) ||
@@ -740,9 +732,10 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
         (e = clEnqueueReadBuffer(g_ocl.q, r.b[B_RANK], CL_FALSE, 0, nl, s->rank, 0, NULL, NULL)) ||
         (e = clFlush(g_ocl.q)))
         goto cl_fail;
-    double t6 = pc_time_now();
+    t6 = pc_time_now();
     /* ready times of a level on the host's threads (o->threads, 0: one) */
     rc = pets_select_run(d, o, threads, s, err); /* refuses padding or repeats in the order */
+finish:;
     double t7 = pc_time_now();
     if ((e = clFinish(g_ocl.q)) != CL_SUCCESS)
         goto cl_fail;
@@ -750,10 +743,13 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     t->setup = t1 - t0;
     t->h2d = t2 - t1;
     t->entry = t3 - t2;
-    t->metrics = t4 - t3;
-    t->sort = t5 - t4;
-    t->d2h = (t6 - t5) + (t8 - t7);
-    t->select = t7 - t6;
+    t->d2h = t8 - t7;
+    if (!t->overlapped) {
+        t->metrics = t4 - t3;
+        t->sort = t5 - t4;
+        t->d2h += t6 - t5;
+        t->select = t7 - t6;
+    }
     t->total = t8 - t1;
     goto out;
 cl_fail:

@@ -18,7 +18,8 @@
  *                       (the OpenCL device: pets_stream_feed).
  * Half of the threads after the first three finalize (a level's
  * finalization costs several times its metrics: random reads of keys,
- * positions and lists), the rest produce.
+ * positions and lists), the rest produce; beside a source, four finalize
+ * and the stream leaves the other threads it was given idle.
  * The schedule is the one of the phased path, bit for bit: the same order
  * (a total order) and the same booking code. */
 #include <stdlib.h>
@@ -36,6 +37,10 @@
 /* The selection's workers; the finalizers follow them (thread 3 on). */
 #define STREAM_WORKERS 2
 #define STREAM_FIRST_FINALIZER (1 + STREAM_WORKERS)
+/* Finalizers at most beside a source: the device's levels come faster
+ * than the booking takes them, and four keep ahead of it; more would only
+ * wait, on cores the OpenCL runtime's own threads need. */
+#define STREAM_SOURCE_FINALIZERS 4
 
 /* A counter on a cache line of its own. */
 typedef struct stream_line {
@@ -458,6 +463,9 @@ int pets_stream_run(const pets_dag *dag, const pets_options *o, int threads,
     int rest = threads - STREAM_FIRST_FINALIZER;
     ps->nprod = src ? 1 : rest - rest / 2;
     ps->nfin = rest - ps->nprod;
+    if (src && ps->nfin > STREAM_SOURCE_FINALIZERS)
+        ps->nfin = STREAM_SOURCE_FINALIZERS;
+    int team = STREAM_FIRST_FINALIZER + ps->nfin + ps->nprod;
     if (!src) {
         ps->left = pc_malloc_array((size_t)n, sizeof *ps->left);
         ps->sumcost = pc_malloc_array((size_t)n, sizeof *ps->sumcost);
@@ -494,9 +502,9 @@ int pets_stream_run(const pets_dag *dag, const pets_options *o, int threads,
     pc_error_clear(&book_err);
     double t1 = pc_time_now();
     ps->t_prod = ps->t_fin = t1;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(team)
     {
-        if (omp_get_num_threads() < threads) {
+        if (omp_get_num_threads() < team) {
             /* fewer threads than roles would wait on each other forever:
              * the caller runs the phases instead */
 #pragma omp single

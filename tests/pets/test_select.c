@@ -269,19 +269,34 @@ START_TEST(select_refuses_bad_orders)
 }
 END_TEST
 
-START_TEST(select_alloc_failures)
+/* A generated graph of the given shape (the generator's defaults else),
+ * failing the test on error. */
+static void gen_graph(pets_dag *d, int32_t tasks, int32_t procs, double alpha, uint64_t seed)
 {
-    /* every allocation of a selection fails once in turn: PC_ENOMEM and
-     * nothing left allocated, until a run makes no allocation fail; 5000
-     * tasks at 2 threads, so that the gap pools are preallocated and the
-     * pipeline runs on both threads */
     pets_gen_params gp;
     pets_gen_defaults(&gp);
-    gp.tasks = 5000;
-    gp.procs = 3;
+    gp.tasks = tasks;
+    gp.procs = procs;
+    gp.alpha = alpha;
+    gp.seed = seed;
+    pc_error err;
+    ck_assert_msg(pets_gen_dag(&gp, d, &err) == 0, "%s", err.msg);
+}
+
+/* Every allocation of a run fails once in turn: PC_ENOMEM ("out of
+ * memory") and nothing left allocated, until a run makes no allocation
+ * fail and gives the oracle's makespan. 5000 tasks on 3 processors (seed
+ * seed). stream: omp at 7 threads (its stream, the finalizers' key
+ * buffers inside the parallel region too); else pets_select_run at 2
+ * threads on the oracle's order (gap pools preallocated, the pipeline on
+ * both threads). */
+static void check_alloc_failures(int stream, uint64_t seed)
+{
+    pets_gen_params gp;
+    pets_gen_defaults(&gp);
     pets_dag d;
     pc_error err;
-    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    gen_graph(&d, 5000, 3, gp.alpha, seed);
     pets_solution ref;
     tu_oracle(&d, PETS_INSERTION, &ref);
     int clean = 0;
@@ -291,16 +306,20 @@ START_TEST(select_alloc_failures)
         memcpy(s.order, ref.order, (size_t)d.ntasks * sizeof *s.order);
         memcpy(s.level, ref.level, (size_t)d.ntasks * sizeof *s.level);
         long live = pc_alloc_live();
-        pets_options o = {PETS_INSERTION, -1, -1, 2, PETS_SELECT_GAPS};
+        pets_options o = {PETS_INSERTION, -1, -1, stream ? 7 : 2, PETS_SELECT_GAPS};
+        pets_times t;
+        pc_error_clear(&err);
         pc_alloc_fail_at(fail);
-        int rc = pets_select_run(&d, &o, 2, &s, &err);
+        int rc = stream ? pets_impl_find("omp")->run(&d, &o, &s, &t, &err)
+                        : pets_select_run(&d, &o, 2, &s, &err);
         int failed = pc_alloc_injected();
         pc_alloc_fail_at(0);
         ck_assert_int_eq(pc_alloc_live(), live);
         if (failed) {
-            ck_assert_int_eq(rc, PC_ENOMEM);
+            ck_assert_msg(rc == PC_ENOMEM, "allocation %ld: rc %d: %s", fail, rc, err.msg);
+            ck_assert_msg(strstr(err.msg, "out of memory"), "%s", err.msg);
         } else {
-            ck_assert_int_eq(rc, 0);
+            ck_assert_msg(rc == 0, "%s", err.msg);
             ck_assert_int_eq(s.makespan, ref.makespan);
             clean = 1;
         }
@@ -309,6 +328,11 @@ START_TEST(select_alloc_failures)
     ck_assert(clean);
     pets_solution_free(&ref);
     pets_dag_free(&d);
+}
+
+START_TEST(select_alloc_failures)
+{
+    check_alloc_failures(0, 1);
 }
 END_TEST
 
@@ -560,10 +584,8 @@ START_TEST(stream_equals_oracle)
         gp.tasks = 6000 + 1500 * g;
         gp.alpha = alpha[g];
         gp.procs = 2 + 3 * g;
-        gp.seed = 300 + (uint64_t)g;
         pets_dag d;
-        pc_error err;
-        ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+        gen_graph(&d, gp.tasks, gp.procs, gp.alpha, 300 + (uint64_t)g);
         for (int policy = 0; policy < 2; policy++) {
             pets_solution ref;
             tu_oracle(&d, policy, &ref);
@@ -600,12 +622,9 @@ START_TEST(stream_falls_back)
      * source at all is a cycle before any thread starts. */
     pets_gen_params gp;
     pets_gen_defaults(&gp);
-    gp.tasks = 5000;
-    gp.procs = 4;
-    gp.seed = 310;
     pets_dag d;
     pc_error err;
-    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    gen_graph(&d, 5000, 4, gp.alpha, 310);
     pets_solution ref, s;
     tu_oracle(&d, PETS_INSERTION, &ref);
     int before = g_pets_stream_runs, rc = -100;
@@ -639,46 +658,7 @@ END_TEST
 
 START_TEST(stream_alloc_failures)
 {
-    /* every allocation of a streamed omp run fails once in turn (the
-     * finalizers' key buffers inside the parallel region too): PC_ENOMEM
-     * and nothing left allocated, until a run makes no allocation fail and
-     * gives the oracle's makespan */
-    pets_gen_params gp;
-    pets_gen_defaults(&gp);
-    gp.tasks = 5000;
-    gp.procs = 3;
-    gp.seed = 320;
-    pets_dag d;
-    pc_error err;
-    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
-    pets_solution ref;
-    tu_oracle(&d, PETS_INSERTION, &ref);
-    int clean = 0;
-    for (long fail = 1; fail < 2000 && !clean; fail++) {
-        pets_solution s;
-        ck_assert_int_eq(pets_solution_alloc(&s, d.ntasks, &err), 0);
-        long live = pc_alloc_live();
-        pets_options o = {PETS_INSERTION, -1, -1, 7, PETS_SELECT_GAPS};
-        pets_times t;
-        pc_alloc_fail_at(fail);
-        int rc = pets_impl_find("omp")->run(&d, &o, &s, &t, &err);
-        int failed = pc_alloc_injected();
-        pc_alloc_fail_at(0);
-        ck_assert_int_eq(pc_alloc_live(), live);
-        if (!failed && !rc)
-            ck_assert_int_eq(s.makespan, ref.makespan);
-        pets_solution_free(&s);
-        if (failed) {
-            ck_assert_msg(rc == PC_ENOMEM, "allocation %ld: rc %d: %s", fail, rc, err.msg);
-            ck_assert_msg(strstr(err.msg, "out of memory"), "%s", err.msg);
-        } else {
-            ck_assert_msg(rc == 0, "%s", err.msg);
-            clean = 1;
-        }
-    }
-    ck_assert(clean);
-    pets_solution_free(&ref);
-    pets_dag_free(&d);
+    check_alloc_failures(1, 320);
 }
 END_TEST
 
@@ -743,15 +723,9 @@ START_TEST(stream_from_a_source)
     printf("SKIPPED: stream_from_a_source: built without OpenMP (the stream needs its threads)\n");
     return;
 #endif
-    pets_gen_params gp;
-    pets_gen_defaults(&gp);
-    gp.tasks = 6000;
-    gp.procs = 4;
-    gp.alpha = 0.5;
-    gp.seed = 330;
     pets_dag d;
     pc_error err;
-    ck_assert_msg(pets_gen_dag(&gp, &d, &err) == 0, "%s", err.msg);
+    gen_graph(&d, 6000, 4, 0.5, 330);
     int32_t n = d.ntasks;
     int64_t *krank = malloc((size_t)n * sizeof *krank), *ksum = malloc((size_t)n * sizeof *ksum);
     int32_t *deg = malloc((size_t)n * sizeof *deg), *sizes = malloc((size_t)n * sizeof *sizes);
