@@ -365,11 +365,14 @@ static void stream_prealloc(pets_stream *ps, int first, int step)
     __atomic_fetch_sub(&ps->prealloc_left.v, 1, __ATOMIC_ACQ_REL);
 }
 
+int32_t g_pets_stream_min_tasks = PETS_STREAM_MIN_TASKS;
+
 int pets_stream_wanted(const pets_dag *dag, const pets_options *o, int threads)
 {
     const char *env = getenv("PARCHECK_PETS_STREAM");
     return o->select == PETS_SELECT_GAPS && threads >= PETS_STREAM_MIN_THREADS &&
-           dag->ntasks >= PETS_STREAM_MIN_TASKS && !(env && strcmp(env, "0") == 0);
+           dag->ntasks >= g_pets_stream_min_tasks && dag->ntasks > 0 &&
+           !(env && strcmp(env, "0") == 0);
 }
 
 int pets_stream_feed(pets_stream *ps, const int32_t *sizes, int32_t nlev, const int32_t *deg)

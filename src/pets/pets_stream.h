@@ -53,6 +53,10 @@ int pets_stream_run(const pets_dag *dag, const pets_options *o, int threads,
                     const pets_stream_source *src, pets_solution *s, pets_times *t,
                     pc_error *err);
 
+/* Test hook: the fewest tasks a stream is used for (PETS_STREAM_MIN_TASKS;
+ * the tests lower it to stream every graph). */
+extern int32_t g_pets_stream_min_tasks;
+
 /* Test hook: streams that ran to the end (successful or not) rather than
  * falling back to the phases; only ever incremented. */
 extern int g_pets_stream_runs;

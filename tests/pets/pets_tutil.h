@@ -9,6 +9,7 @@
 #include "pc_test.h"
 #include "pets.h"
 #include "pets/pets_oracle.h"
+#include "pets_stream.h"
 
 /* Path of a shared input under dags/, or NULL (then the test skips). */
 static inline const char *tu_data(const char *rel)
@@ -86,16 +87,27 @@ static inline void tu_oracle(const pets_dag *dag, int policy, pets_solution *ref
     ck_assert_msg(pets_oracle_validate(dag, ref, &lb, &err) == 0, "oracle schedule: %s", err.msg);
 }
 
-/* Every implementation against the oracle under both policies; returns the
- * number of implementations that ran. */
+/* Every implementation against the oracle under both policies, and the
+ * threaded ones again as a stream (6 threads, the size threshold lowered
+ * to stream any graph); returns the number of implementations that ran
+ * (the default runs). */
 static inline int tu_check_all(const pets_dag *dag, const char *what)
 {
     int ran = 0;
     for (int policy = 0; policy < 2; policy++) {
         pets_solution ref;
         tu_oracle(dag, policy, &ref);
-        for (int i = 0; i < pets_nimpls; i++)
+        for (int i = 0; i < pets_nimpls; i++) {
             ran += tu_check_impl(&pets_impls[i], dag, policy, &ref, what);
+            if (strcmp(pets_impls[i].name, "serial") != 0) {
+                char w[256];
+                snprintf(w, sizeof w, "%s (a stream on 6 threads)", what);
+                pets_options o = {policy, -1, -1, PETS_STREAM_MIN_THREADS, PETS_SELECT_GAPS};
+                g_pets_stream_min_tasks = 1;
+                tu_check_impl_opts(&pets_impls[i], dag, &o, &ref, w);
+                g_pets_stream_min_tasks = PETS_STREAM_MIN_TASKS;
+            }
+        }
         pets_solution_free(&ref);
     }
     return ran;

@@ -215,6 +215,23 @@ static i64 dcs_class_cap(i64 n, int c)
     return n / (((i64)1 << (c - 1)) + 1) + 1;
 }
 
+/* The next group start after t (bit set in gst), or n, looked for up to
+ * t + lim + 1 only (a larger result means a group longer than lim): whole
+ * words of no start are skipped. */
+__device__ i64 dcs_group_end(const uint32_t *gst, i64 n, i64 t, i64 lim)
+{
+    i64 e = t + 1;
+    while (e < n && e - t <= lim) {
+        uint32_t w = gst[e >> 5] >> (e & 31);
+        if (w) {
+            e += __ffs(w) - 1;
+            break;
+        }
+        e += 32 - (e & 31);
+    }
+    return e < n ? e : n;
+}
+
 /* Each group of two or more: its first slot into the list of its size
  * class (cnt[c - 1] counts them), in any order; a group longer than the
  * last class goes to the last list, where k_dcs_sort reports it. */
@@ -222,16 +239,7 @@ __global__ void k_dcs_list(i64 n, const uint32_t *gst, uint32_t *L, const i64 *b
 {
     GS_LOOP(t, n) {
         if (t + 1 < n && dcs_bit(gst, t) && !dcs_bit(gst, t + 1)) {
-            i64 e = t + 1;
-            while (e < n && e - t <= SA_CUDA_DCS_MAX_GROUP) {
-                uint32_t w = gst[e >> 5] >> (e & 31);
-                if (w) {
-                    e += __ffs(w) - 1;
-                    break;
-                }
-                e += 32 - (e & 31);
-            }
-            i64 size = (e < n ? e : n) - t;
+            i64 size = dcs_group_end(gst, n, t, SA_CUDA_DCS_MAX_GROUP) - t;
             int c = 1;
             while (c < DCS_CLASSES && ((i64)1 << c) < size)
                 c++;
@@ -256,18 +264,7 @@ __global__ void k_dcs_sort(i64 n, const uint32_t *L, const uint32_t *gst, int32_
     __shared__ int size;
     const i64 g = L[blockIdx.x];
     if (threadIdx.x == 0) {
-        /* the next group start after g: whole words of no start skipped */
-        i64 e = g + 1;
-        while (e < n && e - g <= p2max) {
-            uint32_t w = gst[e >> 5] >> (e & 31);
-            if (w) {
-                e += __ffs(w) - 1;
-                break;
-            }
-            e += 32 - (e & 31);
-        }
-        if (e > n)
-            e = n;
+        i64 e = dcs_group_end(gst, n, g, p2max);
         size = (int)(e - g <= p2max ? e - g : p2max + 1);
     }
     __syncthreads();
