@@ -369,6 +369,12 @@ int32_t g_pets_stream_min_tasks = PETS_STREAM_MIN_TASKS;
 
 int pets_stream_wanted(const pets_dag *dag, const pets_options *o, int threads)
 {
+#ifndef _OPENMP
+    (void)dag;
+    (void)o;
+    (void)threads;
+    return 0; /* one thread: no roles */
+#endif
     const char *env = getenv("PARCHECK_PETS_STREAM");
     return o->select == PETS_SELECT_GAPS && threads >= PETS_STREAM_MIN_THREADS &&
            dag->ntasks >= g_pets_stream_min_tasks && dag->ntasks > 0 &&

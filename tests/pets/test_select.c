@@ -609,7 +609,7 @@ START_TEST(stream_equals_oracle)
         pets_dag_free(&d);
     }
 #else
-    printf("SKIPPED: stream_equals_oracle: built without OpenMP (the stream needs its threads)\n");
+    PC_SKIP("built without OpenMP (the stream needs its threads)");
 #endif
 }
 END_TEST
@@ -720,8 +720,7 @@ START_TEST(stream_from_a_source)
      * its error, one that stops short of n tasks a cycle; none hangs and
      * nothing stays allocated */
 #ifndef _OPENMP
-    printf("SKIPPED: stream_from_a_source: built without OpenMP (the stream needs its threads)\n");
-    return;
+    PC_SKIP("built without OpenMP (the stream needs its threads)");
 #endif
     pets_dag d;
     pc_error err;
