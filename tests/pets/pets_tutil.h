@@ -100,8 +100,8 @@ static inline int tu_check_all(const pets_dag *dag, const char *what)
         for (int i = 0; i < pets_nimpls; i++) {
             ran += tu_check_impl(&pets_impls[i], dag, policy, &ref, what);
             if (strcmp(pets_impls[i].name, "serial") != 0) {
-                char w[256];
-                snprintf(w, sizeof w, "%s (a stream on 6 threads)", what);
+                char w[320];
+                snprintf(w, sizeof w, "%.256s (a stream on 6 threads)", what);
                 pets_options o = {policy, -1, -1, PETS_STREAM_MIN_THREADS, PETS_SELECT_GAPS};
                 g_pets_stream_min_tasks = 1;
                 tu_check_impl_opts(&pets_impls[i], dag, &o, &ref, w);
