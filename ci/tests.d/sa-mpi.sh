@@ -220,6 +220,24 @@ done
 PARCHECK_SA_MPI=/nonexistent timeout 60 "$P" sa "$G/n3" --impl mpi >/dev/null 2>&1
 [ $? -eq 3 ] && pass || fail "missing program: expected exit 3 (explicit impl unavailable)"
 
+# threads per rank without OMP_NUM_THREADS: the node's processors shared
+# among its ranks (never more threads than processors; OpenMP's default
+# gave every rank all of them), and OMP_NUM_THREADS when it is set
+for np in 2 3; do
+  env -u OMP_NUM_THREADS timeout 60 "${MPIRUN[@]}" -np "$np" "$M" "$G/repeat-997" --no-lcp \
+      --stats "$W/thr.st" --quiet >"$W/thr.log" 2>&1
+  thr=$(grep -o 'threads=[0-9]*' "$W/thr.st" 2>/dev/null | cut -d= -f2)
+  cpus=$(nproc)
+  if [ -n "$thr" ] && [ "$thr" -ge 1 ] && { [ $((thr * np)) -le "$cpus" ] || [ "$thr" -eq 1 ]; }; then
+    pass
+  else
+    fail "threads per rank at np=$np on $cpus processors: '${thr}' ($(head -c 200 "$W/thr.log"))"
+  fi
+done
+OMP_NUM_THREADS=3 timeout 60 "${MPIRUN[@]}" -x OMP_NUM_THREADS -np 2 "$M" "$G/repeat-997" --no-lcp \
+    --stats "$W/thr.st" --quiet >"$W/thr.log" 2>&1
+grep -q 'threads=3 ' "$W/thr.st" 2>/dev/null && pass || fail "OMP_NUM_THREADS=3 not taken: $(cat "$W/thr.st" 2>/dev/null)"
+
 # bad usage: a clear message, a non-zero exit, no hang
 expect_err() { # pattern np args...
   local pat=$1 np=$2
