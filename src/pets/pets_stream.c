@@ -1,5 +1,6 @@
-/* pets_stream.c - `omp` on many threads: levels and ranks, the priority
- * sort and the processor selection as one stream instead of three phases.
+/* pets_stream.c - `omp`, `ocl` and `ocl-vec8` on many threads: levels and
+ * ranks, the priority sort and the processor selection as one stream
+ * instead of phases one after the other.
  *
  * The selection must go in priority order, but the order of level L needs
  * only the ranks of levels <= L. So while the booking thread places the
@@ -50,7 +51,8 @@ typedef struct stream_line {
 
 /* What the threads of a stream share. Every counter only grows, except
  * the barrier's count and degsum, which the last producer to arrive at a
- * barrier resets before it releases the others. */
+ * barrier resets before it releases the others, and prealloc_left, which
+ * counts down. */
 typedef struct pets_stream {
     const pets_dag *dag;
     pets_solution *s;

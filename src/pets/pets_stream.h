@@ -1,5 +1,6 @@
-/* pets_stream.h - `omp` as one stream (pets_stream.c): levels and ranks,
- * the priority sort and the selection overlapped on their own threads.
+/* pets_stream.h - the PETS phases as one stream (pets_stream.c): levels
+ * and ranks (omp's producers, or a source such as the OpenCL device), the
+ * priority sort and the selection overlapped on their own threads.
  * Private to src/pets. */
 #ifndef PETS_STREAM_H
 #define PETS_STREAM_H
