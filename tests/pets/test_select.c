@@ -572,11 +572,11 @@ static int run_omp(const pets_dag *d, int policy, int threads, pets_solution *s,
 START_TEST(stream_equals_oracle)
 {
     /* omp streaming its phases (6 threads and more, 4096 tasks and more):
-     * levels, ranks, order and schedule are the oracle's at 6, 9 and 16
+     * levels, ranks, order and schedule are the oracle's at 6, 9 and 12
      * threads (more threads than cores: every wait must yield), and a
      * stream did run */
 #ifdef _OPENMP
-    static const int threads[] = {6, 9, 16};
+    static const int threads[] = {6, 9, 12};
     static const double alpha[] = {1.0, 0.1, 4.0};
     for (int g = 0; g < 3; g++) {
         pets_gen_params gp;
