@@ -100,6 +100,7 @@ static inline int tu_check_all(const pets_dag *dag, const char *what)
         tu_oracle(dag, policy, &ref);
         for (int i = 0; i < pets_nimpls; i++) {
             ran += tu_check_impl(&pets_impls[i], dag, policy, &ref, what);
+#ifdef _OPENMP /* without OpenMP there is no stream: the run above again */
             if (!strcmp(pets_impls[i].name, "omp") || !strcmp(pets_impls[i].name, "ocl")) {
                 char w[320];
                 snprintf(w, sizeof w, "%.256s (a stream on 6 threads)", what);
@@ -108,6 +109,7 @@ static inline int tu_check_all(const pets_dag *dag, const char *what)
                 tu_check_impl_opts(&pets_impls[i], dag, &o, &ref, w);
                 g_pets_stream_min_tasks = PETS_STREAM_MIN_TASKS;
             }
+#endif
         }
         pets_solution_free(&ref);
     }
