@@ -205,24 +205,14 @@ static int select_late(const select_state *st, int32_t k, int64_t *rdy,
  * selection stopped instead. */
 static int pipe_wait_done(select_pipe *pp, int32_t q)
 {
-    for (int spins = 0; __atomic_load_n(&pp->done, __ATOMIC_ACQUIRE) <= q;) {
-        if (__atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
-            return 1;
-        pc_spin_pause(&spins);
-    }
-    return 0;
+    return pc_spin_until_at_least(&pp->done, q + 1, &pp->stop);
 }
 
 /* Waits until a streamed selection's producer has finalized the positions
  * before b; 1 when the selection stopped instead. */
 static int pipe_wait_avail(select_pipe *pp, int32_t b)
 {
-    for (int spins = 0; __atomic_load_n(pp->avail, __ATOMIC_ACQUIRE) < b;) {
-        if (__atomic_load_n(&pp->stop, __ATOMIC_RELAXED))
-            return 1;
-        pc_spin_pause(&spins);
-    }
-    return 0;
+    return pc_spin_until_at_least(pp->avail, b, &pp->stop);
 }
 
 /* Ready times and cost rows of chunk c into the ring, then its flag. The

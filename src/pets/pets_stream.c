@@ -102,12 +102,7 @@ static void stream_fail(pets_stream *ps, int code, const char *msg)
 /* Waits until *line >= want; 1 when the stream stopped instead. */
 static int stream_wait(pets_stream *ps, const stream_line *line, int32_t want)
 {
-    for (int spins = 0; __atomic_load_n(&line->v, __ATOMIC_ACQUIRE) < want;) {
-        if (__atomic_load_n(&ps->pp->stop, __ATOMIC_RELAXED))
-            return 1;
-        pc_spin_pause(&spins);
-    }
-    return 0;
+    return pc_spin_until_at_least(&line->v, want, &ps->pp->stop);
 }
 
 /* The end of level L's round, run by the last producer to arrive: the
