@@ -433,6 +433,45 @@ static int ocl_bitonic(ocl_run *r, int n, size_t N, int want_local, cl_int *e)
     return PC_OK;
 }
 
+/* One chunk of the frontier loop (kk: the metrics kernel, its arguments
+ * set but the level): launches for levels *level .. *level + *chunk, their
+ * sizes read back into r->sizes; *done (tasks reached) and *k (the chunk's
+ * non-empty levels) grow, *end is set at the first empty frontier or at n
+ * tasks, and *level, *chunk move to the next chunk (doubled up to
+ * OCL_CHUNK_MAX). 0, or PC_EDEVICE with err set. */
+static int ocl_frontier_chunk(ocl_run *r, int kk, int n, size_t gs, int *level, int *chunk,
+                              int *done, int *k, int *end, pc_error *err)
+{
+    cl_int e = CL_SUCCESS;
+    if (*level > n) /* a graph has at most n levels */
+        return pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier loop passed %d levels", *level);
+    for (int i = 0; i < *chunk; i++) {
+        int lv = *level + i;
+        ARG(kk, 0, lv);
+        if (e != CL_SUCCESS ||
+            (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
+            goto cl_fail;
+    }
+    if ((e = clEnqueueReadBuffer(g_ocl.q, r->b[B_SIZES], CL_TRUE, (size_t)*level * 4,
+                                 (size_t)*chunk * 4, r->sizes, 0, NULL, NULL)) != CL_SUCCESS)
+        goto cl_fail;
+    *k = 0;
+    for (int i = 0; i < *chunk && !*end; i++) {
+        int nf = r->sizes[i];
+        if (nf < 0 || nf > n - *done)
+            return pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier of %d tasks after %d of %d", nf,
+                                *done, n);
+        *done += nf;
+        *k += nf > 0;
+        *end = nf == 0 || *done == n;
+    }
+    *level += *chunk;
+    *chunk = *chunk * 2 > OCL_CHUNK_MAX ? OCL_CHUNK_MAX : *chunk * 2;
+    return PC_OK;
+cl_fail:
+    return pc_error_set(err, PC_EDEVICE, NULL, 0, "OpenCL error %d on %s", (int)e, g_ocl.name);
+}
+
 /* The stream's source (pets_stream.h): the frontier loop of the levels
  * and ranks as in ocl_run_impl, and after each chunk of levels the tasks
  * of its new levels with their keys and in-degrees by position
@@ -458,27 +497,10 @@ static int ocl_feed_levels(void *ctx, pets_stream *ps, pc_error *err)
     size_t gs = ocl_frontier_items();
     cl_int e = CL_SUCCESS;
     for (int end = 0; !end;) {
-        if (level > n)
-            return pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier loop passed %d levels", level);
-        for (int i = 0; i < chunk; i++) {
-            int lv = level + i;
-            ARG(f->kk, 0, lv);
-            if (e != CL_SUCCESS ||
-                (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[f->kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
-                goto cl_fail;
-        }
-        if ((e = clEnqueueReadBuffer(g_ocl.q, r->b[B_SIZES], CL_TRUE, (size_t)level * 4,
-                                     (size_t)chunk * 4, r->sizes, 0, NULL, NULL)) != CL_SUCCESS)
-            goto cl_fail;
         int a = done, k = 0;
-        for (int i = 0; i < chunk && !end; i++) {
-            int nf = r->sizes[i];
-            if (nf < 0 || nf > n - done)
-                return pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier of %d tasks after %d of %d", nf, done, n);
-            done += nf;
-            k += nf > 0;
-            end = nf == 0 || done == n;
-        }
+        int rc = ocl_frontier_chunk(r, f->kk, n, gs, &level, &chunk, &done, &k, &end, err);
+        if (rc)
+            return rc;
         if (done > a) {
             size_t m = (size_t)(done - a), gg = round_up(m < 65536 ? m : 65536, 64);
             ARG(K_GATHER, 0, a);
@@ -493,8 +515,6 @@ static int ocl_feed_levels(void *ctx, pets_stream *ps, pc_error *err)
             if (pets_stream_feed(ps, r->sizes, k, f->kdeg + a))
                 return PC_OK; /* stopped: the stream has the error */
         }
-        level += chunk;
-        chunk = chunk * 2 > OCL_CHUNK_MAX ? OCL_CHUNK_MAX : chunk * 2;
     }
     if (done != n)
         return pc_error_set(err, PC_EDEVICE, NULL, 0, "only %d of %d tasks reached", done, n);
@@ -669,32 +689,10 @@ static int ocl_run_impl(const pets_dag *d, const pets_options *o, int vec8, pets
     }
     gs = ocl_frontier_items();
     for (int end = grid; !end;) {
-        if (level > n) { /* a graph has at most n levels */
-            rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier loop passed %d levels", level);
+        int k = 0;
+        if ((rc = ocl_frontier_chunk(&r, kk, n, gs, &level, &chunk, &done, &k, &end, err)))
             goto out;
-        }
-        for (int i = 0; i < chunk; i++) {
-            int lv = level + i;
-            ARG(kk, 0, lv);
-            if (e != CL_SUCCESS ||
-                (e = clEnqueueNDRangeKernel(g_ocl.q, g_ocl.k[kk], 1, NULL, &gs, NULL, 0, NULL, NULL)) != CL_SUCCESS)
-                goto cl_fail;
-        }
-        if ((e = clEnqueueReadBuffer(g_ocl.q, r.b[B_SIZES], CL_TRUE, (size_t)level * 4,
-                                     (size_t)chunk * 4, r.sizes, 0, NULL, NULL)) != CL_SUCCESS)
-            goto cl_fail;
-        for (int i = 0; i < chunk && !end; i++) {
-            int nf = r.sizes[i];
-            if (nf < 0 || nf > n - done) {
-                rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "frontier of %d tasks after %d of %d", nf, done, n);
-                goto out;
-            }
-            done += nf;
-            nlev += nf > 0;
-            end = nf == 0 || done == n;
-        }
-        level += chunk;
-        chunk = chunk * 2 > OCL_CHUNK_MAX ? OCL_CHUNK_MAX : chunk * 2;
+        nlev += k;
     }
     if (done != n) {
         rc = pc_error_set(err, PC_EDEVICE, NULL, 0, "only %d of %d tasks reached", done, n);
