@@ -29,6 +29,7 @@
 #include "pc_time.h"
 #include "sa.h"
 #include "sam.h"
+#include "sam_prof.h"
 
 #define USAGE "usage: mpirun -np N parcheck-sa-mpi FILE [--sa OUT] [--lcp OUT] [--no-lcp] " \
               "[--gather] [--stats FILE] [--quiet] [--algo doubling|dc3]\n"
@@ -212,6 +213,7 @@ int main(int argc, char **argv)
                         : sam_build(&c, text, &R, &st);
     MPI_Barrier(comm);
     double build_s = pc_time_now() - t0, lcp_s = 0;
+    sam_prof_report(comm, rank, c.verbose);
     long long build_kb = rss_kb(), build_alloc = pc_alloc_peak();
     int32_t *LCP = NULL, len = -1, pos = -1, pos2 = -1;
     if (!o.no_lcp) {

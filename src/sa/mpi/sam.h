@@ -20,6 +20,8 @@ typedef struct sam_ctx {
     int verbose;         /* SAM_VERBOSE=1: per-round timings on stderr */
     int64_t n;           /* text length */
     int64_t lo, hi;      /* this rank's block */
+    int64_t *bounds;     /* bounds[r] = first position of block r, r in [0, np] */
+    double per_pos;      /* np / n: the block of x is about x * per_pos */
     MPI_Datatype t_pair; /* sam_pair, 8 bytes */
     MPI_Datatype t_tup;  /* sam_tup, 12 bytes */
 } sam_ctx;
@@ -54,15 +56,34 @@ void sam_die(const sam_ctx *c, const char *fmt, ...)
 /* pc_malloc_array or sam_die. */
 void *sam_alloc(const sam_ctx *c, size_t count, size_t size, const char *what);
 
-/* Fills the block bounds and creates the record datatypes. */
+/* Fills the block bounds and creates the record datatypes (sam_ctx_free
+ * frees them). Dies if the bounds cannot be allocated. */
 void sam_ctx_init(sam_ctx *c, MPI_Comm comm, int64_t n, int threads);
 void sam_ctx_free(sam_ctx *c);
 
 /* First position of block r (r in [0, np]). */
-int64_t sam_block_lo(const sam_ctx *c, int r);
+static inline int64_t sam_block_lo(const sam_ctx *c, int r)
+{
+    return c->bounds[r];
+}
 
-/* The rank whose block holds position x (0 <= x < n). */
-int sam_owner(const sam_ctx *c, int64_t x);
+/* The rank whose block holds position x (0 <= x < n). Called for every
+ * routed pair: a multiplication and a table, no division. */
+static inline int sam_owner(const sam_ctx *c, int64_t x)
+{
+    if (c->n <= 0)
+        return 0;
+    /* the estimate is off by at most one block (rounding); empty blocks
+     * (n < np) resolve to the last rank starting at x */
+    int r = (int)((double)x * c->per_pos);
+    if (r >= c->np)
+        r = c->np - 1;
+    while (r + 1 < c->np && c->bounds[r + 1] <= x)
+        r++;
+    while (r > 0 && c->bounds[r] > x)
+        r--;
+    return r;
+}
 
 /* Sends each pair to the owner of its idx and returns what this rank
  * receives (pc_free it), *nrecv its length. The input order is free. */
@@ -74,6 +95,13 @@ sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size
  * array in that message. */
 void sam_route_store(const sam_ctx *c, sam_pair *pairs, size_t npairs, uint32_t *dst,
                      size_t expect, const char *what);
+
+/* The values v[0..m) of this rank are the entries [off, off + m) of a
+ * distributed array, off = the values of the lower ranks: each goes to
+ * its block, stored in dst (this rank's block, hi - lo entries). Dies
+ * unless the pieces cover the blocks exactly (what names the array). */
+void sam_store_run(const sam_ctx *c, const uint32_t *v, size_t m, uint32_t *dst,
+                   const char *what);
 
 /* The alphabet of the whole text (MPI_Allreduce of the bytes of every
  * block text[0..b)): code[v] = 1..sigma for the bytes present, in byte
@@ -152,8 +180,14 @@ typedef struct sam_suf {
     uint32_t c0, c1, ra, rb, idx;
 } sam_suf;
 
+/* Buckets of the records a[b..e) of rank me against ns splitters sp
+ * (each: rank, index, record), counted in h (see sam_dsort.c). */
+typedef void sam_bucket_fn(const uint32_t *sp, int ns, const void *a, size_t b, size_t e,
+                           uint32_t me, uint16_t *dest, size_t *h);
+
 /* A total order on records of `words` 32-bit words for sam_sort_by:
- * cmp (qsort's contract), the MPI datatype of one record, and a local
+ * cmp (qsort's contract), the same comparison inlined into the bucket
+ * search, the MPI datatype of one record, and a local
  * sort that takes ownership of its array and returns the sorted slice in
  * the form its caller wants (pc_free it), dying on failure: the records
  * for triples, only the positions (uint32) for suffixes. */
@@ -161,6 +195,7 @@ typedef struct sam_order {
     int words;
     MPI_Datatype type;
     int (*cmp)(const void *a, const void *b);
+    sam_bucket_fn *buckets;
     void *(*local_sort)(const sam_ctx *c, void *a, size_t m);
 } sam_order;
 
@@ -169,6 +204,9 @@ int sam_tri_cmp(const void *a, const void *b);
 /* Suffixes by the DC3 rule: two sample suffixes by r0; i mod 3 = 0 against
  * j mod 3 = 1 (or 0) by (c0, r1); against j mod 3 = 2 by (c0, c1, r2). */
 int sam_suf_cmp(const void *a, const void *b);
+/* Records by their 64-bit key. */
+int sam_tup_cmp(const void *a, const void *b);
+sam_bucket_fn sam_tri_buckets, sam_suf_buckets, sam_tup_buckets;
 /* LSD radix sort of triples. */
 void *sam_tri_local_sort(const sam_ctx *c, void *a, size_t m);
 /* The two classes radix sorted ((c0, r1) and r0), then merged by

@@ -32,6 +32,7 @@
 #include "pc_time.h"
 #include "sa.h"
 #include "sam.h"
+#include "sam_prof.h"
 
 /* What every level shares: the two orders and the base-case size. */
 typedef struct dc3_run {
@@ -235,18 +236,26 @@ static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint
  * level's SA block. */
 static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run)
 {
-    if (c->n <= run->base)
-        return dc3_base(c, s);
+    if (c->n <= run->base) {
+        double t = sam_prof_mark();
+        int32_t *r = dc3_base(c, s);
+        sam_prof_add(SAM_PH_BASE, &t);
+        return r;
+    }
     int level = run->levels++;
     double t0 = pc_time_now();
     int64_t n = c->n, lo = c->lo, n0 = (n + 2) / 3, nr = n0 + n / 3;
     size_t b = (size_t)(c->hi - lo);
     size_t mt, ms;
+    double tp = sam_prof_mark();
     sam_tri *t = make_triples(c, s, K, bits, &mt);
+    sam_prof_add(SAM_PH_KEYS, &tp);
     t = sam_sort_by(c, &run->tri, t, mt, &ms);
+    tp = sam_prof_mark();
     sam_pair *names = sam_alloc(c, ms + 1, sizeof *names, "the names");
     uint64_t distinct = name_sorted(c, t, ms, names);
     pc_free(t);
+    sam_prof_add(SAM_PH_NAMES, &tp);
     uint32_t *rk = sam_alloc(c, b + 2, sizeof *rk, "the sample ranks");
     memset(rk, 0, sizeof *rk * (b + 2));
     if (distinct == (uint64_t)nr) { /* unique names are the ranks */
@@ -261,6 +270,7 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     double t1 = pc_time_now();
     fetch_after(c, rk, 2, rk + b);
     /* step 4 */
+    tp = sam_prof_mark();
     sam_suf *f = sam_alloc(c, b + 1, sizeof *f, "the suffixes");
 #pragma omp parallel for num_threads(b < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
     for (size_t k = 0; k < b; k++) {
@@ -271,18 +281,12 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     }
     pc_free(rk);
     pc_free(s);
+    sam_prof_add(SAM_PH_KEYS, &tp);
     uint32_t *pos = sam_sort_by(c, &run->suf, f, b, &ms);
-    /* step 5 */
-    uint64_t mm = ms, off = 0;
-    MPI_Exscan(&mm, &off, 1, MPI_UINT64_T, MPI_SUM, c->comm);
-    if (c->rank == 0)
-        off = 0;
-    sam_pair *p = sam_alloc(c, ms + 1, sizeof *p, "the suffix-array pairs");
-    for (size_t j = 0; j < ms; j++)
-        p[j] = (sam_pair){ (uint32_t)(off + j), pos[j] };
-    pc_free(pos);
+    /* step 5: the slices in rank order are SA */
     uint32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
-    sam_route_store(c, p, ms, SA, b, "the suffix array");
+    sam_store_run(c, pos, ms, SA, "the suffix array");
+    pc_free(pos);
     if (c->verbose && c->rank == 0)
         fprintf(stderr, "sa-mpi dc3: level %d n=%lld: %llu distinct names of %lld; keys, "
                 "names and deeper levels %.3f s, final sort %.3f s\n", level, (long long)n,
@@ -318,8 +322,8 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
         run.base = SAM_DC3_BASE_MIN;
     if (run.base > ((int64_t)1 << 28)) /* 4 bytes a symbol must stay below 2^31 */
         run.base = (int64_t)1 << 28;
-    run.tri = (sam_order){ 4, MPI_DATATYPE_NULL, sam_tri_cmp, sam_tri_local_sort };
-    run.suf = (sam_order){ 5, MPI_DATATYPE_NULL, sam_suf_cmp, sam_suf_local_sort };
+    run.tri = (sam_order){ 4, MPI_DATATYPE_NULL, sam_tri_cmp, sam_tri_buckets, sam_tri_local_sort };
+    run.suf = (sam_order){ 5, MPI_DATATYPE_NULL, sam_suf_cmp, sam_suf_buckets, sam_suf_local_sort };
     MPI_Type_contiguous(4, MPI_UINT32_T, &run.tri.type);
     MPI_Type_commit(&run.tri.type);
     MPI_Type_contiguous(5, MPI_UINT32_T, &run.suf.type);

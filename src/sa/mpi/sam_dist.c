@@ -8,6 +8,7 @@
 
 #include "pc_alloc.h"
 #include "sam.h"
+#include "sam_prof.h"
 
 void sam_die(const sam_ctx *c, const char *fmt, ...)
 {
@@ -40,8 +41,12 @@ void sam_ctx_init(sam_ctx *c, MPI_Comm comm, int64_t n, int threads)
     c->threads = threads;
     c->verbose = getenv("SAM_VERBOSE") && getenv("SAM_VERBOSE")[0] == '1';
     c->n = n;
-    c->lo = sam_block_lo(c, c->rank);
-    c->hi = sam_block_lo(c, c->rank + 1);
+    c->bounds = sam_alloc(c, (size_t)c->np + 1, sizeof *c->bounds, "the block bounds");
+    for (int r = 0; r <= c->np; r++)
+        c->bounds[r] = (int64_t)r * n / c->np;
+    c->per_pos = n > 0 ? (double)c->np / (double)n : 0;
+    c->lo = c->bounds[c->rank];
+    c->hi = c->bounds[c->rank + 1];
     MPI_Type_contiguous((int)sizeof(sam_pair), MPI_BYTE, &c->t_pair);
     MPI_Type_commit(&c->t_pair);
     MPI_Type_contiguous((int)sizeof(sam_tup), MPI_BYTE, &c->t_tup);
@@ -50,27 +55,10 @@ void sam_ctx_init(sam_ctx *c, MPI_Comm comm, int64_t n, int threads)
 
 void sam_ctx_free(sam_ctx *c)
 {
+    pc_free(c->bounds);
+    c->bounds = NULL;
     MPI_Type_free(&c->t_pair);
     MPI_Type_free(&c->t_tup);
-}
-
-int64_t sam_block_lo(const sam_ctx *c, int r)
-{
-    return (int64_t)r * c->n / c->np;
-}
-
-int sam_owner(const sam_ctx *c, int64_t x)
-{
-    if (c->n <= 0)
-        return 0;
-    /* blocks differ by at most one byte, so the estimate is off by at most
-     * one; empty blocks (n < np) resolve to the last rank starting at x */
-    int r = (int)(x * c->np / c->n);
-    while (r + 1 < c->np && sam_block_lo(c, r + 1) <= x)
-        r++;
-    while (r > 0 && sam_block_lo(c, r) > x)
-        r--;
-    return r;
 }
 
 /* Exchanges counts and turns them into displacements. */
@@ -91,6 +79,7 @@ sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size
 {
     int P = c->np;
     int T = npairs < SAM_PAR_MIN ? 1 : c->threads;
+    double tp = sam_prof_mark();
     int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
     int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
     int *dest = sam_alloc(c, npairs + 1, sizeof(int), "routing destinations");
@@ -132,6 +121,7 @@ sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size
     pc_free(sbuf);
     pc_free(cnt);
     *nrecv = r;
+    sam_prof_add(SAM_PH_ROUTE, &tp);
     return rbuf;
 }
 
@@ -139,6 +129,7 @@ void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t 
                uint32_t *got)
 {
     int P = c->np;
+    double tp = sam_prof_mark();
     int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
     int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
     memset(scnt, 0, sizeof(int) * (size_t)P);
@@ -160,6 +151,7 @@ void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t 
     MPI_Alltoallv(req, rcnt, rdis, MPI_UINT32_T, got, scnt, sdis, MPI_UINT32_T, c->comm);
     pc_free(req);
     pc_free(cnt);
+    sam_prof_add(SAM_PH_FETCH, &tp);
 }
 
 void sam_route_store(const sam_ctx *c, sam_pair *pairs, size_t npairs, uint32_t *dst,
@@ -167,6 +159,7 @@ void sam_route_store(const sam_ctx *c, sam_pair *pairs, size_t npairs, uint32_t 
 {
     size_t got;
     sam_pair *r = sam_route(c, pairs, npairs, &got);
+    double tp = sam_prof_mark();
     pc_free(pairs);
     if (expect != SIZE_MAX && got != expect)
         sam_die(c, "internal error: %zu entries of %s for a block of %zu", got, what, expect);
@@ -174,6 +167,40 @@ void sam_route_store(const sam_ctx *c, sam_pair *pairs, size_t npairs, uint32_t 
     for (size_t j = 0; j < got; j++)
         dst[r[j].idx - c->lo] = r[j].val;
     pc_free(r);
+    sam_prof_add(SAM_PH_ROUTE, &tp);
+}
+
+void sam_store_run(const sam_ctx *c, const uint32_t *v, size_t m, uint32_t *dst,
+                   const char *what)
+{
+    int P = c->np;
+    uint64_t mm = m, off = 0;
+    MPI_Exscan(&mm, &off, 1, MPI_UINT64_T, MPI_SUM, c->comm);
+    if (c->rank == 0)
+        off = 0;
+    int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
+    int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
+    /* the run [off, off + m) cut by the block bounds: contiguous pieces */
+    for (int q = 0; q < P; q++) {
+        int64_t a = sam_block_lo(c, q), z = sam_block_lo(c, q + 1);
+        a = a > (int64_t)off ? a : (int64_t)off;
+        z = z < (int64_t)(off + m) ? z : (int64_t)(off + m);
+        scnt[q] = z > a ? (int)(z - a) : 0;
+    }
+    MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, c->comm);
+    size_t s = 0, r = 0;
+    for (int q = 0; q < P; q++) {
+        sdis[q] = (int)s;
+        rdis[q] = (int)r;
+        s += (size_t)scnt[q];
+        r += (size_t)rcnt[q];
+    }
+    if (s != m || r != (size_t)(c->hi - c->lo))
+        sam_die(c, "internal error: %zu entries of %s for a block of %lld", r, what,
+                (long long)(c->hi - c->lo));
+    /* lower ranks hold earlier runs, so the pieces arrive in order */
+    MPI_Alltoallv(v, scnt, sdis, MPI_UINT32_T, dst, rcnt, rdis, MPI_UINT32_T, c->comm);
+    pc_free(cnt);
 }
 
 int sam_alphabet(const sam_ctx *c, const uint8_t *text, size_t b, uint32_t code[256])

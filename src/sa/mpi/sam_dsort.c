@@ -11,6 +11,7 @@
 
 #include "pc_alloc.h"
 #include "sam.h"
+#include "sam_prof.h"
 
 /* Digits of at most 13 bits (a histogram of 64 KB a thread stays in L2):
  * ranks and names below 2^26 take two passes a word instead of three. */
@@ -99,14 +100,18 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
     return a;
 }
 
-int sam_tri_cmp(const void *x, const void *y)
+static inline int tri_cmp(const sam_tri *a, const sam_tri *b)
 {
-    const sam_tri *a = x, *b = y;
     if (a->k0 != b->k0)
         return a->k0 < b->k0 ? -1 : 1;
     if (a->k1 != b->k1)
         return a->k1 < b->k1 ? -1 : 1;
     return (a->k2 > b->k2) - (a->k2 < b->k2);
+}
+
+int sam_tri_cmp(const void *x, const void *y)
+{
+    return tri_cmp(x, y);
 }
 
 /* Compares (x0, x1, x2) with (y0, y1, y2) lexicographically. */
@@ -120,9 +125,8 @@ static inline int cmp3(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t y0, uint3
     return (x2 > y2) - (x2 < y2);
 }
 
-int sam_suf_cmp(const void *x, const void *y)
+static inline int suf_cmp(const sam_suf *a, const sam_suf *b)
 {
-    const sam_suf *a = x, *b = y;
     int ca = (int)(a->idx % 3), cb = (int)(b->idx % 3);
     if (ca && cb) /* two sample suffixes: their ranks (ra = r0) */
         return (a->ra > b->ra) - (a->ra < b->ra);
@@ -133,6 +137,96 @@ int sam_suf_cmp(const void *x, const void *y)
     return cmp3(a->c0, ca ? a->rb : a->ra, 0, b->c0, cb ? b->rb : b->ra, 0);
 }
 
+int sam_suf_cmp(const void *x, const void *y)
+{
+    return suf_cmp(x, y);
+}
+
+static inline int tup_cmp(const sam_tup *x, const sam_tup *y)
+{
+    uint64_t a = sam_key(x), b = sam_key(y);
+    return (a > b) - (a < b);
+}
+
+int sam_tup_cmp(const void *x, const void *y)
+{
+    return tup_cmp(x, y);
+}
+
+/* Monotone 64-bit prefixes of the three orders: x < y whenever
+ * prefix(x) < prefix(y). A sample suffix's rank follows its first symbol,
+ * so c0 is one for the DC3 order too. */
+static inline uint64_t tri_prefix(const sam_tri *t)
+{
+    return (uint64_t)t->k0 << 32 | t->k1;
+}
+
+static inline uint64_t suf_prefix(const sam_suf *t)
+{
+    return t->c0;
+}
+
+static inline uint64_t tup_prefix(const sam_tup *t)
+{
+    return sam_key(t);
+}
+
+/* The bucket of each record a[i], i in [b, e), of rank me: the number of
+ * splitters (sp: ns of them, each (rank, index, record)) below it, in
+ * dest[i], counted in h. One function per record type, so that the
+ * comparison is inlined: through a function pointer the search was a fifth
+ * of dc3-mpi's time. Most records are placed by their prefix alone, with a
+ * branch-free search (the branches of a search mispredict half the time);
+ * only among the splitters of an equal prefix does the full comparison,
+ * with the (rank, index) tie-break, decide. */
+#define SAM_DEFINE_BUCKETS(name, T, CMP, PREFIX)                                                \
+    /* first splitter k in [0, ns] with PREFIX(k) >= p (or > p if after) */                     \
+    static inline int name##_bound(const uint32_t *sp, int ns, uint64_t p, int after)          \
+    {                                                                                           \
+        const size_t sw = sizeof(T) / 4 + 2;                                                    \
+        int base = 0, len = ns;                                                                 \
+        while (len > 1) {                                                                       \
+            int half = len / 2;                                                                 \
+            uint64_t v = PREFIX((const T *)(sp + (size_t)(base + half - 1) * sw + 2));          \
+            base = (after ? v <= p : v < p) ? base + half : base;                               \
+            len -= half;                                                                        \
+        }                                                                                       \
+        if (len == 1) {                                                                         \
+            uint64_t v = PREFIX((const T *)(sp + (size_t)base * sw + 2));                       \
+            base += after ? v <= p : v < p;                                                     \
+        }                                                                                       \
+        return base;                                                                            \
+    }                                                                                           \
+    void name(const uint32_t *sp, int ns, const void *av, size_t b, size_t e, uint32_t me,      \
+              uint16_t *dest, size_t *h)                                                        \
+    {                                                                                           \
+        const size_t sw = sizeof(T) / 4 + 2;                                                    \
+        const T *a = av;                                                                        \
+        for (size_t i = b; i < e; i++) {                                                        \
+            uint64_t p = PREFIX(&a[i]);                                                         \
+            int lo = name##_bound(sp, ns, p, 0);                                                \
+            if (lo < ns && PREFIX((const T *)(sp + (size_t)lo * sw + 2)) == p) {                \
+                int hi = name##_bound(sp, ns, p, 1);                                            \
+                while (lo < hi) {                                                               \
+                    int mid = (lo + hi) / 2;                                                    \
+                    const uint32_t *s = sp + (size_t)mid * sw;                                  \
+                    int r = CMP((const T *)(s + 2), &a[i]);                                     \
+                    int below = r ? r < 0 : s[0] != me ? s[0] < me : s[1] < (uint32_t)i;        \
+                    if (below)                                                                  \
+                        lo = mid + 1;                                                           \
+                    else                                                                        \
+                        hi = mid;                                                               \
+                }                                                                               \
+            }                                                                                   \
+            dest[i] = (uint16_t)lo;                                                             \
+            h[lo]++;                                                                            \
+        }                                                                                       \
+    }
+
+SAM_DEFINE_BUCKETS(sam_tri_buckets, sam_tri, tri_cmp, tri_prefix)
+SAM_DEFINE_BUCKETS(sam_suf_buckets, sam_suf, suf_cmp, suf_prefix)
+SAM_DEFINE_BUCKETS(sam_tup_buckets, sam_tup, tup_cmp, tup_prefix)
+
 void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
 {
     sam_tri *a = av;
@@ -141,6 +235,53 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
     uint32_t *s = radix_words(c, (uint32_t *)a, (uint32_t *)tmp, m, 4, keys, 3);
     pc_free((sam_tri *)s == a ? tmp : a);
     return (sam_tri *)s;
+}
+
+/* Sorts the sample suffixes x[0..m) by their rank (ra) into y and returns
+ * y, when the ranks are a dense interval but for a few gaps: ranks of
+ * sample suffixes are distinct, and a sample sort's bucket holds a
+ * contiguous stretch of the sample order, so its ranks are an interval
+ * without the dummy's. Returns NULL when they are not (the caller radix
+ * sorts then). Ranks that repeat die where a gap is left to fill; with no
+ * gap, m distinct ranks fill the interval, as the levels' ranks are a
+ * permutation by construction (and the suites check every SA). */
+static sam_suf *place_by_rank(const sam_ctx *c, const sam_suf *x, size_t m, sam_suf *y)
+{
+    if (m == 0)
+        return y;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < m; i++) {
+        lo = x[i].ra < lo ? x[i].ra : lo;
+        hi = x[i].ra > hi ? x[i].ra : hi;
+    }
+    size_t span = (size_t)(hi - lo) + 1;
+    if (span > m + m / 64 + 2)
+        return NULL;
+    int T = m < SAM_PAR_MIN ? 1 : c->threads;
+    if (span == m) { /* no gap (every bucket but the dummy's): straight into y */
+#pragma omp parallel for num_threads(T) schedule(static)
+        for (size_t i = 0; i < m; i++)
+            y[x[i].ra - lo] = x[i];
+        return y;
+    }
+    sam_suf *z = sam_alloc(c, span, sizeof *z, "the rank places");
+    for (size_t k = 0; k < span; k++)
+        z[k].idx = UINT32_MAX; /* no position is that large */
+    int twice = 0;
+#pragma omp parallel for num_threads(T) schedule(static) reduction(| : twice)
+    for (size_t i = 0; i < m; i++) {
+        sam_suf *d = &z[x[i].ra - lo];
+        twice |= d->idx != UINT32_MAX;
+        *d = x[i];
+    }
+    if (twice)
+        sam_die(c, "internal error: sample ranks repeat");
+    size_t k = 0;
+    for (size_t r = 0; r < span; r++)
+        if (z[r].idx != UINT32_MAX)
+            y[k++] = z[r];
+    pc_free(z);
+    return y;
 }
 
 void *sam_suf_local_sort(const sam_ctx *c, void *av, size_t m)
@@ -159,15 +300,17 @@ void *sam_suf_local_sort(const sam_ctx *c, void *av, size_t m)
     }
     static const int key0[2] = { 2, 0 }, key12[1] = { 2 }; /* (c0, ra = r1); ra = r0 */
     sam_suf *s0 = (sam_suf *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, 5, key0, 2);
-    sam_suf *s12 = (sam_suf *)radix_words(c, (uint32_t *)(b + m0), (uint32_t *)(a + m0), m - m0,
-                                          5, key12, 1);
+    sam_suf *s12 = place_by_rank(c, b + m0, m - m0, a + m0);
+    if (!s12)
+        s12 = (sam_suf *)radix_words(c, (uint32_t *)(b + m0), (uint32_t *)(a + m0), m - m0, 5,
+                                     key12, 1);
     /* each sorted class sits in a or b (the radix passes alternate); only
      * the positions of the merged order are wanted, in a third buffer of
      * 4 bytes a record */
     uint32_t *out = sam_alloc(c, m + 1, sizeof *out, "the merged positions");
     size_t i = 0, j = 0, k = 0;
     while (i < m0 && j < m - m0)
-        out[k++] = sam_suf_cmp(&s0[i], &s12[j]) < 0 ? s0[i++].idx : s12[j++].idx;
+        out[k++] = suf_cmp(&s0[i], &s12[j]) < 0 ? s0[i++].idx : s12[j++].idx;
     while (i < m0)
         out[k++] = s0[i++].idx;
     while (j < m - m0)
@@ -198,24 +341,6 @@ static uint64_t mix(uint64_t x)
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
-}
-
-/* The bucket of record j of rank me (rec its words): splitters below it. */
-static int bucket_of(const sam_order *o, const uint32_t *sp, int ns, const uint32_t *rec,
-                     uint32_t me, uint32_t j)
-{
-    int sw = o->words + 2, lo = 0, hi = ns;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        const uint32_t *s = sp + (size_t)mid * (size_t)sw;
-        int r = o->cmp(s + 2, rec);
-        int below = r ? r < 0 : s[0] != me ? s[0] < me : s[1] < j;
-        if (below)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /* P - 1 splitters (o->words + 2 words each) from samples taken at random
@@ -272,11 +397,17 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
     uint64_t mm = m, M = 0;
     if (P > 1)
         MPI_Allreduce(&mm, &M, 1, MPI_UINT64_T, MPI_SUM, c->comm);
-    if (M == 0)
-        return o->local_sort(c, av, m);
+    if (M == 0) { /* one rank: the local sort alone */
+        double t = sam_prof_mark();
+        void *res = o->local_sort(c, av, m);
+        sam_prof_add(SAM_PH_LOCAL_SORT, &t);
+        return res;
+    }
     if (P > 65535)
         sam_die(c, "at most 65535 ranks");
+    double tp = sam_prof_mark();
     uint32_t *sp = splitters(c, o, a, m, M);
+    sam_prof_add(SAM_PH_SPLITTERS, &tp);
     int T = m < SAM_PAR_MIN ? 1 : c->threads;
     uint16_t *dest = sam_alloc(c, m + 1, sizeof *dest, "bucket numbers");
     size_t *hist = sam_alloc(c, (size_t)T * (size_t)P + 1, sizeof *hist, "bucket counts");
@@ -289,11 +420,7 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
         size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
         size_t *h = hist + (size_t)t * (size_t)P;
         memset(h, 0, sizeof *h * (size_t)P);
-        for (size_t i = b; i < e; i++) {
-            int q = bucket_of(o, sp, P - 1, a + i * st, (uint32_t)c->rank, (uint32_t)i);
-            dest[i] = (uint16_t)q;
-            h[q]++;
-        }
+        o->buckets(sp, P - 1, a, b, e, (uint32_t)c->rank, dest, h);
 #pragma omp barrier
 #pragma omp single
         {
@@ -315,6 +442,7 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
     pc_free(dest);
     pc_free(sp);
     pc_free(a);
+    sam_prof_add(SAM_PH_BUCKETS, &tp);
     MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, c->comm);
     size_t ro = 0;
     for (int q = 0; q < P; q++) {
@@ -326,5 +454,8 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
     pc_free(sbuf);
     pc_free(cnt);
     *mout = ro;
-    return o->local_sort(c, r, ro);
+    sam_prof_add(SAM_PH_EXCHANGE, &tp);
+    void *res = o->local_sort(c, r, ro);
+    sam_prof_add(SAM_PH_LOCAL_SORT, &tp);
+    return res;
 }

@@ -62,13 +62,6 @@ sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
     return a;
 }
 
-/* Records by their 64-bit key; qsort's contract. */
-static int tup_cmp(const void *x, const void *y)
-{
-    uint64_t a = sam_key(x), b = sam_key(y);
-    return (a > b) - (a < b);
-}
-
 /* Sorts locally, dying on allocation failure. */
 static void *local_sort(const sam_ctx *c, void *av, size_t m)
 {
@@ -83,6 +76,6 @@ static void *local_sort(const sam_ctx *c, void *av, size_t m)
 
 sam_tup *sam_sort(const sam_ctx *c, sam_tup *a, size_t m, size_t *mout)
 {
-    const sam_order o = { 3, c->t_tup, tup_cmp, local_sort };
+    const sam_order o = { 3, c->t_tup, sam_tup_cmp, sam_tup_buckets, local_sort };
     return sam_sort_by(c, &o, a, m, mout);
 }

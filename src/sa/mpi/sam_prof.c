@@ -1,0 +1,38 @@
+/* sam_prof.c - per-phase wall time of parcheck-sa-mpi (see sam_prof.h). */
+#include "sam_prof.h"
+
+#include <stdio.h>
+
+#include "pc_time.h"
+
+static double g_phase_s[SAM_PH_COUNT];
+
+static const char *const g_phase_name[SAM_PH_COUNT] = {
+    "keys", "splitters", "buckets", "exchange", "local-sort", "names", "route", "fetch", "base",
+};
+
+double sam_prof_mark(void)
+{
+    return pc_time_now();
+}
+
+void sam_prof_add(sam_phase ph, double *mark)
+{
+    double now = pc_time_now();
+    g_phase_s[ph] += now - *mark;
+    *mark = now;
+}
+
+void sam_prof_report(MPI_Comm comm, int rank, int verbose)
+{
+    if (!verbose)
+        return;
+    double most[SAM_PH_COUNT];
+    MPI_Reduce(g_phase_s, most, SAM_PH_COUNT, MPI_DOUBLE, MPI_MAX, 0, comm);
+    if (rank != 0)
+        return;
+    fprintf(stderr, "sa-mpi phases (s, max over ranks):");
+    for (int k = 0; k < SAM_PH_COUNT; k++)
+        fprintf(stderr, " %s %.3f", g_phase_name[k], most[k]);
+    fputc('\n', stderr);
+}

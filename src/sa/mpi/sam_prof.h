@@ -1,0 +1,35 @@
+/* sam_prof.h - where parcheck-sa-mpi spends its time, by phase (private to
+ * the program). Each phase adds the wall time since a mark; the sums are
+ * reported under SAM_VERBOSE=1 as the maximum over the ranks, since the
+ * slowest rank sets the pace. Main thread only: the phases run between
+ * OpenMP regions. */
+#ifndef SAM_PROF_H
+#define SAM_PROF_H
+
+#include <mpi.h>
+
+/* The phases, in the order of a level. */
+typedef enum sam_phase {
+    SAM_PH_KEYS,        /* building sort records (dc3: sample keys, suffixes) */
+    SAM_PH_SPLITTERS,   /* sample sort: samples gathered, splitters chosen */
+    SAM_PH_BUCKETS,     /* sample sort: bucket of every record, send buffer */
+    SAM_PH_EXCHANGE,    /* sample sort: the Alltoallv of the records */
+    SAM_PH_LOCAL_SORT,  /* sample sort: the local sort after it */
+    SAM_PH_NAMES,       /* dc3: names from the sorted keys */
+    SAM_PH_ROUTE,       /* pairs routed to the owners of indices, stored */
+    SAM_PH_FETCH,       /* values fetched by index */
+    SAM_PH_BASE,        /* dc3: the base level on rank 0 */
+    SAM_PH_COUNT
+} sam_phase;
+
+/* A mark: the time now. */
+double sam_prof_mark(void);
+
+/* Adds the time since *mark to phase ph and moves *mark to now. */
+void sam_prof_add(sam_phase ph, double *mark);
+
+/* Under verbose, prints one line "sa-mpi phases (s, max over ranks):
+ * ..." on rank 0. Collective. */
+void sam_prof_report(MPI_Comm comm, int rank, int verbose);
+
+#endif
