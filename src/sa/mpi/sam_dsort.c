@@ -36,9 +36,8 @@ static inline void rec_copy(uint32_t *d, const uint32_t *s, int words)
 
 /* LSD radix sort of the m records of a (stride words each) by the words
  * keys[0..nk), least significant first, over the bits of word - min up to
- * the highest where some record differs, in as few digits of at most
- * DS_MAX_DIGIT bits as cover them (digits where all agree skipped). tmp
- * holds m records.
+ * the highest of max - min (none for a word where all agree), in as few
+ * digits of at most DS_MAX_DIGIT bits as cover them. tmp holds m records.
  * Returns the buffer that holds the result (a or tmp). */
 static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_t m, int stride,
                              const int *keys, int nk)
@@ -48,16 +47,25 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
     int T = m < SAM_PAR_MIN || c->threads < 1 ? 1 : c->threads;
     size_t *hist = sam_alloc(c, (size_t)T * DS_BUCKETS, sizeof *hist, "radix histograms");
     size_t st = (size_t)stride;
+    /* the range of every key word in one read of the records (the passes
+     * are memory-bound: a read per word and statistic cost what half a
+     * scatter pass does) */
+    uint32_t wlo[8], whi[8];
+    if (nk > 8)
+        sam_die(c, "internal error: radix sort over %d words", nk);
+    for (int w = 0; w < nk; w++)
+        wlo[w] = UINT32_MAX, whi[w] = 0;
+#pragma omp parallel for num_threads(T) schedule(static) reduction(min : wlo[:nk]) \
+    reduction(max : whi[:nk])
+    for (size_t i = 0; i < m; i++)
+        for (int w = 0; w < nk; w++) {
+            uint32_t v = a[i * st + (size_t)keys[w]];
+            wlo[w] = v < wlo[w] ? v : wlo[w];
+            whi[w] = v > whi[w] ? v : whi[w];
+        }
     for (int w = 0; w < nk; w++) {
         int kw = keys[w];
-        uint32_t lo = UINT32_MAX, diff = 0;
-#pragma omp parallel for num_threads(T) reduction(min : lo) schedule(static)
-        for (size_t i = 0; i < m; i++)
-            if (a[i * st + (size_t)kw] < lo)
-                lo = a[i * st + (size_t)kw];
-#pragma omp parallel for num_threads(T) reduction(| : diff) schedule(static)
-        for (size_t i = 0; i < m; i++)
-            diff |= a[i * st + (size_t)kw] - lo;
+        uint32_t lo = wlo[w], diff = whi[w] - wlo[w]; /* as wide as any word - lo */
         int bits = 0;
         while (bits < 32 && diff >> bits)
             bits++;
@@ -65,8 +73,6 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
         int digit = passes ? (bits + passes - 1) / passes : 1;
         uint32_t mask = (1u << digit) - 1;
         for (int shift = 0; shift < bits; shift += digit) {
-            if (!((diff >> shift) & mask))
-                continue; /* every record has the same digit here */
 #pragma omp parallel num_threads(T)
             {
                 int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -238,13 +244,10 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
 }
 
 /* Sorts the sample suffixes x[0..m) by their rank (ra) into y and returns
- * y, when the ranks are a dense interval but for a few gaps: ranks of
- * sample suffixes are distinct, and a sample sort's bucket holds a
- * contiguous stretch of the sample order, so its ranks are an interval
- * without the dummy's. Returns NULL when they are not (the caller radix
- * sorts then). Ranks that repeat die where a gap is left to fill; with no
- * gap, m distinct ranks fill the interval, as the levels' ranks are a
- * permutation by construction (and the suites check every SA). */
+ * y. No comparisons are needed: ranks of sample suffixes are distinct,
+ * and a sample sort's bucket holds a contiguous stretch of the sample
+ * order, so its ranks are an interval, less at most the rank the dummy
+ * position took (it has no suffix). Anything else is an internal error. */
 static sam_suf *place_by_rank(const sam_ctx *c, const sam_suf *x, size_t m, sam_suf *y)
 {
     if (m == 0)
@@ -255,15 +258,16 @@ static sam_suf *place_by_rank(const sam_ctx *c, const sam_suf *x, size_t m, sam_
         hi = x[i].ra > hi ? x[i].ra : hi;
     }
     size_t span = (size_t)(hi - lo) + 1;
-    if (span > m + m / 64 + 2)
-        return NULL;
     int T = m < SAM_PAR_MIN ? 1 : c->threads;
-    if (span == m) { /* no gap (every bucket but the dummy's): straight into y */
+    if (span == m) { /* m distinct ranks fill the interval: straight into y */
 #pragma omp parallel for num_threads(T) schedule(static)
         for (size_t i = 0; i < m; i++)
             y[x[i].ra - lo] = x[i];
         return y;
     }
+    if (span != m + 1)
+        sam_die(c, "internal error: %zu sample ranks span %zu", m, span);
+    /* the dummy's gap: through a buffer with one more entry, marked */
     sam_suf *z = sam_alloc(c, span, sizeof *z, "the rank places");
     for (size_t k = 0; k < span; k++)
         z[k].idx = UINT32_MAX; /* no position is that large */
@@ -298,12 +302,10 @@ void *sam_suf_local_sort(const sam_ctx *c, void *av, size_t m)
         else
             b[m0 + i - k1] = a[i];
     }
-    static const int key0[2] = { 2, 0 }, key12[1] = { 2 }; /* (c0, ra = r1); ra = r0 */
+    static const int key0[2] = { 2, 0 }; /* (c0, ra = r1) */
     sam_suf *s0 = (sam_suf *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, 5, key0, 2);
+    /* the radix sort of class 0 touches only a[0..m0) and b[0..m0) */
     sam_suf *s12 = place_by_rank(c, b + m0, m - m0, a + m0);
-    if (!s12)
-        s12 = (sam_suf *)radix_words(c, (uint32_t *)(b + m0), (uint32_t *)(a + m0), m - m0, 5,
-                                     key12, 1);
     /* each sorted class sits in a or b (the radix passes alternate); only
      * the positions of the merged order are wanted, in a third buffer of
      * 4 bytes a record */
