@@ -130,15 +130,20 @@ static int32_t *dc3_base(const sam_ctx *c, uint32_t *s)
 }
 
 /* Step 1: the keys of this rank's sample positions (and the dummy on the
- * last rank), s[0 .. b + K - 1) the block and the K - 1 symbols after it.
- * bits = 32 on the reduced levels (three whole symbols). */
-static sam_tri *make_triples(const sam_ctx *c, const uint32_t *s, int K, int bits, size_t *mt)
+ * last rank), s[0 .. b + K - 1) the block and the K - 1 symbols after it,
+ * each symbol below 2^bits. Where K symbols fit 64 bits (the text always;
+ * a reduced level whose names do) a key is a sam_tup, 12 bytes (*words =
+ * 3): the sort moves a quarter less than with a sam_tri of three whole
+ * symbols (16 bytes, *words = 4, bits = 32). */
+static uint32_t *make_keys(const sam_ctx *c, const uint32_t *s, int K, int bits, size_t *mt,
+                           int *words)
 {
     int64_t n = c->n, lo = c->lo;
     size_t b = (size_t)(c->hi - lo);
     size_t m = b - (size_t)(mult3(c->hi) - mult3(lo));
     int dummy = n % 3 == 1 && c->rank == c->np - 1;
-    sam_tri *t = sam_alloc(c, m + 2, sizeof *t, "the sample keys");
+    int packed = K * bits <= 64, w = packed ? 3 : 4;
+    uint32_t *t = sam_alloc(c, (m + 2) * (size_t)w, sizeof *t, "the sample keys");
 #pragma omp parallel for num_threads(b < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
     for (size_t k = 0; k < b; k++) {
         int64_t i = lo + (int64_t)k;
@@ -146,49 +151,51 @@ static sam_tri *make_triples(const sam_ctx *c, const uint32_t *s, int K, int bit
             continue;
         size_t j = k - (size_t)(mult3(i) - mult3(lo));
         const uint32_t *p = s + k;
-        if (bits == 32) {
-            t[j] = (sam_tri){ p[0], p[1], p[2], (uint32_t)i };
+        uint32_t *r = t + j * (size_t)w;
+        if (!packed) {
+            r[0] = p[0], r[1] = p[1], r[2] = p[2], r[3] = (uint32_t)i;
             continue;
         }
-        uint32_t h = 0;
         uint64_t l = 0;
-        for (int q = 0; q < K; q++) {
-            h = h << bits | (uint32_t)(l >> (64 - bits));
+        for (int q = 0; q < K; q++)
             l = l << bits | p[q];
-        }
-        t[j] = (sam_tri){ h, (uint32_t)(l >> 32), (uint32_t)l, (uint32_t)i };
+        r[0] = (uint32_t)(l >> 32), r[1] = (uint32_t)l, r[2] = (uint32_t)i;
     }
-    if (dummy)
-        t[m++] = (sam_tri){ 0, 0, 0, (uint32_t)n };
+    if (dummy) { /* the all-zero key */
+        memset(t + m * (size_t)w, 0, sizeof *t * (size_t)w);
+        t[m * (size_t)w + (size_t)w - 1] = (uint32_t)n;
+        m++;
+    }
     *mt = m;
+    *words = w;
     return t;
 }
 
-/* Step 2: names (dense ranks from 1) of the sorted slice t[0..m), as pairs
+/* Step 2: names (dense ranks from 1) of the sorted slice t[0..m) of
+ * records of `words` words (the key, then the position), as pairs
  * (position, name) in out; returns the number of distinct keys of all
  * ranks. */
-static uint64_t name_sorted(const sam_ctx *c, const sam_tri *t, size_t m, sam_pair *out)
+static uint64_t name_sorted(const sam_ctx *c, const uint32_t *t, size_t m, int words,
+                            sam_pair *out)
 {
-    int P = c->np;
+    int P = c->np, kw = words - 1;
+    size_t w = (size_t)words;
     uint32_t me[4] = { m > 0, 0, 0, 0 };
     if (m)
-        me[1] = t[m - 1].k0, me[2] = t[m - 1].k1, me[3] = t[m - 1].k2;
+        memcpy(me + 1, t + (m - 1) * w, sizeof *t * (size_t)kw);
     uint32_t *all = sam_alloc(c, 4 * (size_t)P, sizeof *all, "slice ends");
     MPI_Allgather(me, 4, MPI_UINT32_T, all, 4, MPI_UINT32_T, c->comm);
-    sam_tri prev = { 0, 0, 0, 0 };
-    int has_prev = 0;
-    for (int q = c->rank - 1; q >= 0 && !has_prev; q--)
-        if (all[4 * q]) {
-            has_prev = 1;
-            prev = (sam_tri){ all[4 * q + 1], all[4 * q + 2], all[4 * q + 3], 0 };
-        }
-    pc_free(all);
+    const uint32_t *prev = NULL; /* the key before this slice, on a lower rank */
+    for (int q = c->rank - 1; q >= 0 && !prev; q--)
+        if (all[4 * q])
+            prev = all + 4 * q + 1;
     uint64_t d = 0;
     for (size_t j = 0; j < m; j++) {
-        const sam_tri *pk = j ? &t[j - 1] : has_prev ? &prev : NULL;
-        d += !pk || sam_tri_cmp(pk, &t[j]) != 0;
-        out[j] = (sam_pair){ t[j].idx, (uint32_t)d };
+        const uint32_t *pk = j ? t + (j - 1) * w : prev, *r = t + j * w;
+        d += !pk || memcmp(pk, r, sizeof *t * (size_t)kw) != 0;
+        out[j] = (sam_pair){ r[kw], (uint32_t)d };
     }
+    pc_free(all);
     uint64_t off = 0, tot = 0;
     MPI_Exscan(&d, &off, 1, MPI_UINT64_T, MPI_SUM, c->comm);
     if (c->rank == 0)
@@ -204,9 +211,10 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
 /* Step 3 on a reduced string: the names routed to their places in R (a
  * level of n0 + n2 symbols), R sorted recursively, and each sample
  * position's rank (1 + index in R's suffix array) routed back into
- * rk[0..b) of this level. Takes ownership of names[0..m). */
-static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint32_t *rk,
-                               dc3_run *run)
+ * rk[0..b) of this level. Takes ownership of names[0..m); sigma: the
+ * number of distinct names, the alphabet of R. */
+static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint64_t sigma,
+                               uint32_t *rk, dc3_run *run)
 {
     int64_t n = c->n, n0 = (n + 2) / 3, nr = n0 + n / 3;
     sam_ctx c2;
@@ -218,7 +226,10 @@ static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint
     sam_route_store(&c2, names, m, s2, b2, "the reduced string");
     fetch_after(&c2, s2, 2, s2 + b2);
     s2[b2 + 2] = 0;
-    int32_t *sa2 = dc3_level(&c2, s2, 3, 32, run); /* frees s2 */
+    int bits = 1; /* the names are 1..sigma */
+    while (bits < 32 && sigma >> bits)
+        bits++;
+    int32_t *sa2 = dc3_level(&c2, s2, 3, 3 * bits <= 64 ? bits : 32, run); /* frees s2 */
     sam_pair *p = sam_alloc(&c2, b2 + 1, sizeof *p, "the sample ranks");
     size_t k = 0;
     for (size_t j = 0; j < b2; j++) {
@@ -247,13 +258,15 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     int64_t n = c->n, lo = c->lo, n0 = (n + 2) / 3, nr = n0 + n / 3;
     size_t b = (size_t)(c->hi - lo);
     size_t mt, ms;
+    int words;
     double tp = sam_prof_mark();
-    sam_tri *t = make_triples(c, s, K, bits, &mt);
+    uint32_t *t = make_keys(c, s, K, bits, &mt, &words);
     sam_prof_add(SAM_PH_KEYS, &tp);
-    t = sam_sort_by(c, &run->tri, t, mt, &ms);
+    t = words == 3 ? (uint32_t *)sam_sort(c, (sam_tup *)t, mt, &ms)
+                   : sam_sort_by(c, &run->tri, t, mt, &ms);
     tp = sam_prof_mark();
     sam_pair *names = sam_alloc(c, ms + 1, sizeof *names, "the names");
-    uint64_t distinct = name_sorted(c, t, ms, names);
+    uint64_t distinct = name_sorted(c, t, ms, words, names);
     pc_free(t);
     sam_prof_add(SAM_PH_NAMES, &tp);
     uint32_t *rk = sam_alloc(c, b + 2, sizeof *rk, "the sample ranks");
@@ -265,7 +278,7 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
                 names[k++] = names[j];
         sam_route_store(c, names, k, rk, SIZE_MAX, "sample ranks");
     } else {
-        ranks_by_recursion(c, names, ms, rk, run);
+        ranks_by_recursion(c, names, ms, distinct, rk, run);
     }
     double t1 = pc_time_now();
     fetch_after(c, rk, 2, rk + b);

@@ -39,13 +39,30 @@ static inline void rec_copy(uint32_t *d, const uint32_t *s, int words)
  * the highest of max - min (none for a word where all agree), in as few
  * digits of at most DS_MAX_DIGIT bits as cover them. tmp holds m records.
  * Returns the buffer that holds the result (a or tmp). */
+/* One LSD pass: word kw, digit (word - lo) >> shift & mask. */
+typedef struct radix_pass {
+    int kw, shift;
+    uint32_t lo, mask;
+} radix_pass;
+
+/* Scatters a[0..m) into tmp by pass p's digit, h the first slot of each
+ * digit (advanced). */
+static void radix_scatter(const uint32_t *a, uint32_t *tmp, size_t b, size_t e, int stride,
+                          const radix_pass *p, size_t *h)
+{
+    size_t st = (size_t)stride;
+    for (size_t i = b; i < e; i++) {
+        size_t d = h[((a[i * st + (size_t)p->kw] - p->lo) >> p->shift) & p->mask]++;
+        rec_copy(tmp + d * st, a + i * st, stride);
+    }
+}
+
 static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_t m, int stride,
                              const int *keys, int nk)
 {
     if (m < 2)
         return a;
     int T = m < SAM_PAR_MIN || c->threads < 1 ? 1 : c->threads;
-    size_t *hist = sam_alloc(c, (size_t)T * DS_BUCKETS, sizeof *hist, "radix histograms");
     size_t st = (size_t)stride;
     /* the range of every key word in one read of the records (the passes
      * are memory-bound: a read per word and statistic cost what half a
@@ -63,44 +80,73 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
             wlo[w] = v < wlo[w] ? v : wlo[w];
             whi[w] = v > whi[w] ? v : whi[w];
         }
+    radix_pass pass[8 * 3];
+    int np = 0;
     for (int w = 0; w < nk; w++) {
-        int kw = keys[w];
-        uint32_t lo = wlo[w], diff = whi[w] - wlo[w]; /* as wide as any word - lo */
+        uint32_t diff = whi[w] - wlo[w]; /* as wide as any word - lo */
         int bits = 0;
         while (bits < 32 && diff >> bits)
             bits++;
         int passes = (bits + DS_MAX_DIGIT - 1) / DS_MAX_DIGIT;
         int digit = passes ? (bits + passes - 1) / passes : 1;
-        uint32_t mask = (1u << digit) - 1;
-        for (int shift = 0; shift < bits; shift += digit) {
-#pragma omp parallel num_threads(T)
-            {
-                int t = omp_get_thread_num(), nt = omp_get_num_threads();
-                size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
-                size_t *h = hist + (size_t)t * DS_BUCKETS;
-                memset(h, 0, ((size_t)mask + 1) * sizeof *h);
-                for (size_t i = b; i < e; i++)
-                    h[((a[i * st + (size_t)kw] - lo) >> shift) & mask]++;
-#pragma omp barrier
-#pragma omp single
-                {
-                    size_t off = 0;
-                    for (size_t d = 0; d <= mask; d++)
-                        for (int u = 0; u < nt; u++) {
-                            size_t x = hist[(size_t)u * DS_BUCKETS + d];
-                            hist[(size_t)u * DS_BUCKETS + d] = off;
-                            off += x;
-                        }
-                }
-                for (size_t i = b; i < e; i++) {
-                    size_t d = h[((a[i * st + (size_t)kw] - lo) >> shift) & mask]++;
-                    rec_copy(tmp + d * st, a + i * st, stride);
-                }
+        for (int shift = 0; shift < bits; shift += digit)
+            pass[np++] = (radix_pass){ keys[w], shift, wlo[w], (1u << digit) - 1 };
+    }
+    if (np == 0)
+        return a;
+    if (T == 1) {
+        /* one thread: a digit's counts do not depend on the order, so one
+         * read counts every pass, and each pass is a scatter alone (a
+         * third less traffic than counting before each scatter) */
+        size_t *hist = sam_alloc(c, (size_t)np * DS_BUCKETS, sizeof *hist, "radix histograms");
+        memset(hist, 0, (size_t)np * DS_BUCKETS * sizeof *hist);
+        for (size_t i = 0; i < m; i++)
+            for (int q = 0; q < np; q++)
+                hist[(size_t)q * DS_BUCKETS +
+                     (((a[i * st + (size_t)pass[q].kw] - pass[q].lo) >> pass[q].shift) &
+                      pass[q].mask)]++;
+        for (int q = 0; q < np; q++) {
+            size_t *h = hist + (size_t)q * DS_BUCKETS, off = 0;
+            for (size_t d = 0; d <= pass[q].mask; d++) {
+                size_t x = h[d];
+                h[d] = off;
+                off += x;
             }
+            radix_scatter(a, tmp, 0, m, stride, &pass[q], h);
             uint32_t *s = a;
             a = tmp;
             tmp = s;
         }
+        pc_free(hist);
+        return a;
+    }
+    size_t *hist = sam_alloc(c, (size_t)T * DS_BUCKETS, sizeof *hist, "radix histograms");
+    for (int q = 0; q < np; q++) {
+        const radix_pass *p = &pass[q];
+#pragma omp parallel num_threads(T)
+        {
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
+            size_t *h = hist + (size_t)t * DS_BUCKETS;
+            memset(h, 0, ((size_t)p->mask + 1) * sizeof *h);
+            for (size_t i = b; i < e; i++)
+                h[((a[i * st + (size_t)p->kw] - p->lo) >> p->shift) & p->mask]++;
+#pragma omp barrier
+#pragma omp single
+            {
+                size_t off = 0;
+                for (size_t d = 0; d <= p->mask; d++)
+                    for (int u = 0; u < nt; u++) {
+                        size_t x = hist[(size_t)u * DS_BUCKETS + d];
+                        hist[(size_t)u * DS_BUCKETS + d] = off;
+                        off += x;
+                    }
+            }
+            radix_scatter(a, tmp, b, e, stride, p, h);
+        }
+        uint32_t *s = a;
+        a = tmp;
+        tmp = s;
     }
     pc_free(hist);
     return a;

@@ -26,6 +26,37 @@ sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
 #pragma omp parallel for num_threads(T) reduction(| : diff) schedule(static)
     for (size_t i = 0; i < m; i++)
         diff |= sam_key(&a[i]) - lo;
+    if (T == 1) {
+        /* one thread: every digit's counts in one read (they do not depend
+         * on the order), then each pass only scatters */
+        enum { NPASS = (64 + SAM_DIGIT - 1) / SAM_DIGIT };
+        size_t *hist = pc_calloc((size_t)NPASS * SAM_BUCKETS, sizeof *hist);
+        if (!hist)
+            return NULL;
+        for (size_t i = 0; i < m; i++) {
+            uint64_t k = sam_key(&a[i]) - lo;
+            for (int q = 0; q < NPASS; q++)
+                hist[(size_t)q * SAM_BUCKETS + ((k >> (q * SAM_DIGIT)) & (SAM_BUCKETS - 1))]++;
+        }
+        for (int q = 0; q < NPASS; q++) {
+            int shift = q * SAM_DIGIT;
+            if (!((diff >> shift) & (SAM_BUCKETS - 1)))
+                continue; /* every record has the same digit here */
+            size_t *h = hist + (size_t)q * SAM_BUCKETS, off = 0;
+            for (size_t d = 0; d < SAM_BUCKETS; d++) {
+                size_t x = h[d];
+                h[d] = off;
+                off += x;
+            }
+            for (size_t i = 0; i < m; i++)
+                tmp[h[((sam_key(&a[i]) - lo) >> shift) & (SAM_BUCKETS - 1)]++] = a[i];
+            sam_tup *s = a;
+            a = tmp;
+            tmp = s;
+        }
+        pc_free(hist);
+        return a;
+    }
     size_t *hist = pc_calloc((size_t)T * SAM_BUCKETS, sizeof *hist);
     if (!hist)
         return NULL;
