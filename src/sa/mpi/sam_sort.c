@@ -12,6 +12,15 @@
 #define SAM_DIGIT 11
 #define SAM_BUCKETS (1u << SAM_DIGIT)
 
+/* One pass: a[b..e) into tmp by the digit (key - lo) >> shift, h the
+ * first slot of each digit (advanced). */
+static void tup_scatter(const sam_tup *a, sam_tup *tmp, size_t b, size_t e, uint64_t lo,
+                        int shift, size_t *h)
+{
+    for (size_t i = b; i < e; i++)
+        tmp[h[((sam_key(&a[i]) - lo) >> shift) & (SAM_BUCKETS - 1)]++] = a[i];
+}
+
 sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
 {
     if (m < 2)
@@ -48,8 +57,7 @@ sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
                 h[d] = off;
                 off += x;
             }
-            for (size_t i = 0; i < m; i++)
-                tmp[h[((sam_key(&a[i]) - lo) >> shift) & (SAM_BUCKETS - 1)]++] = a[i];
+            tup_scatter(a, tmp, 0, m, lo, shift, h);
             sam_tup *s = a;
             a = tmp;
             tmp = s;
@@ -82,8 +90,7 @@ sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
                         off += x;
                     }
             }
-            for (size_t i = b; i < e; i++)
-                tmp[h[((sam_key(&a[i]) - lo) >> shift) & (SAM_BUCKETS - 1)]++] = a[i];
+            tup_scatter(a, tmp, b, e, lo, shift, h);
         }
         sam_tup *s = a;
         a = tmp;
