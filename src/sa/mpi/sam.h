@@ -180,6 +180,13 @@ typedef struct sam_suf {
     uint32_t c0, c1, ra, rb, idx;
 } sam_suf;
 
+/* sam_suf of a level whose symbols are below 2^16 (the text always):
+ * cc = c0 << 16 | c1, 16 bytes instead of 20 (the final sort moves every
+ * record through its memory-bound passes several times). */
+typedef struct sam_suf16 {
+    uint32_t cc, ra, rb, idx;
+} sam_suf16;
+
 /* Buckets of the records a[b..e) of rank me against ns splitters sp
  * (each: rank, index, record), counted in h (see sam_dsort.c). */
 typedef void sam_bucket_fn(const uint32_t *sp, int ns, const void *a, size_t b, size_t e,
@@ -204,14 +211,16 @@ int sam_tri_cmp(const void *a, const void *b);
 /* Suffixes by the DC3 rule: two sample suffixes by r0; i mod 3 = 0 against
  * j mod 3 = 1 (or 0) by (c0, r1); against j mod 3 = 2 by (c0, c1, r2). */
 int sam_suf_cmp(const void *a, const void *b);
+int sam_suf16_cmp(const void *a, const void *b);
 /* Records by their 64-bit key. */
 int sam_tup_cmp(const void *a, const void *b);
-sam_bucket_fn sam_tri_buckets, sam_suf_buckets, sam_tup_buckets;
+sam_bucket_fn sam_tri_buckets, sam_suf_buckets, sam_suf16_buckets, sam_tup_buckets;
 /* LSD radix sort of triples. */
 void *sam_tri_local_sort(const sam_ctx *c, void *a, size_t m);
 /* The two classes radix sorted ((c0, r1) and r0), then merged by
  * sam_suf_cmp; returns the positions (idx) in the merged order. */
 void *sam_suf_local_sort(const sam_ctx *c, void *a, size_t m);
+void *sam_suf16_local_sort(const sam_ctx *c, void *a, size_t m);
 
 /* Sorts the records of all ranks in o's order (sample sort: random
  * samples, splitters with ties split by (rank, index), one Alltoallv,

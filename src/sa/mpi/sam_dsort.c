@@ -6,6 +6,7 @@
  * radix-sorted classes (text positions i mod 3 = 0 by (c0, r1), the sample
  * positions by their rank r0) merged with the DC3 comparison. */
 #include "pc_omp.h"
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,11 +40,16 @@ static inline void rec_copy(uint32_t *d, const uint32_t *s, int words)
  * the highest of max - min (none for a word where all agree), in as few
  * digits of at most DS_MAX_DIGIT bits as cover them. tmp holds m records.
  * Returns the buffer that holds the result (a or tmp). */
-/* One LSD pass: word kw, digit (word - lo) >> shift & mask. */
+/* One LSD pass: word kw, digit ((word >> low) - lo) >> shift & mask. */
 typedef struct radix_pass {
-    int kw, shift;
+    int kw, low, shift;
     uint32_t lo, mask;
 } radix_pass;
+
+static inline size_t radix_digit(const uint32_t *rec, const radix_pass *p)
+{
+    return (((rec[p->kw] >> p->low) - p->lo) >> p->shift) & p->mask;
+}
 
 /* Scatters a[0..m) into tmp by pass p's digit, h the first slot of each
  * digit (advanced). */
@@ -52,13 +58,13 @@ static void radix_scatter(const uint32_t *a, uint32_t *tmp, size_t b, size_t e, 
 {
     size_t st = (size_t)stride;
     for (size_t i = b; i < e; i++) {
-        size_t d = h[((a[i * st + (size_t)p->kw] - p->lo) >> p->shift) & p->mask]++;
+        size_t d = h[radix_digit(a + i * st, p)]++;
         rec_copy(tmp + d * st, a + i * st, stride);
     }
 }
 
 static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_t m, int stride,
-                             const int *keys, int nk)
+                             const int *keys, const int *low, int nk)
 {
     if (m < 2)
         return a;
@@ -76,7 +82,7 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
     reduction(max : whi[:nk])
     for (size_t i = 0; i < m; i++)
         for (int w = 0; w < nk; w++) {
-            uint32_t v = a[i * st + (size_t)keys[w]];
+            uint32_t v = a[i * st + (size_t)keys[w]] >> low[w];
             wlo[w] = v < wlo[w] ? v : wlo[w];
             whi[w] = v > whi[w] ? v : whi[w];
         }
@@ -90,7 +96,7 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
         int passes = (bits + DS_MAX_DIGIT - 1) / DS_MAX_DIGIT;
         int digit = passes ? (bits + passes - 1) / passes : 1;
         for (int shift = 0; shift < bits; shift += digit)
-            pass[np++] = (radix_pass){ keys[w], shift, wlo[w], (1u << digit) - 1 };
+            pass[np++] = (radix_pass){ keys[w], low[w], shift, wlo[w], (1u << digit) - 1 };
     }
     if (np == 0)
         return a;
@@ -102,9 +108,7 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
         memset(hist, 0, (size_t)np * DS_BUCKETS * sizeof *hist);
         for (size_t i = 0; i < m; i++)
             for (int q = 0; q < np; q++)
-                hist[(size_t)q * DS_BUCKETS +
-                     (((a[i * st + (size_t)pass[q].kw] - pass[q].lo) >> pass[q].shift) &
-                      pass[q].mask)]++;
+                hist[(size_t)q * DS_BUCKETS + radix_digit(a + i * st, &pass[q])]++;
         for (int q = 0; q < np; q++) {
             size_t *h = hist + (size_t)q * DS_BUCKETS, off = 0;
             for (size_t d = 0; d <= pass[q].mask; d++) {
@@ -130,7 +134,7 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
             size_t *h = hist + (size_t)t * DS_BUCKETS;
             memset(h, 0, ((size_t)p->mask + 1) * sizeof *h);
             for (size_t i = b; i < e; i++)
-                h[((a[i * st + (size_t)p->kw] - p->lo) >> p->shift) & p->mask]++;
+                h[radix_digit(a + i * st, p)]++;
 #pragma omp barrier
 #pragma omp single
             {
@@ -194,6 +198,22 @@ int sam_suf_cmp(const void *x, const void *y)
     return suf_cmp(x, y);
 }
 
+/* suf_cmp for symbols below 2^16, cc = c0 << 16 | c1. */
+static inline int suf16_cmp(const sam_suf16 *a, const sam_suf16 *b)
+{
+    int ca = (int)(a->idx % 3), cb = (int)(b->idx % 3);
+    if (ca && cb)
+        return (a->ra > b->ra) - (a->ra < b->ra);
+    if (ca == 2 || cb == 2)
+        return cmp3(a->cc, a->rb, 0, b->cc, b->rb, 0);
+    return cmp3(a->cc >> 16, ca ? a->rb : a->ra, 0, b->cc >> 16, cb ? b->rb : b->ra, 0);
+}
+
+int sam_suf16_cmp(const void *x, const void *y)
+{
+    return suf16_cmp(x, y);
+}
+
 static inline int tup_cmp(const sam_tup *x, const sam_tup *y)
 {
     uint64_t a = sam_key(x), b = sam_key(y);
@@ -216,6 +236,11 @@ static inline uint64_t tri_prefix(const sam_tri *t)
 static inline uint64_t suf_prefix(const sam_suf *t)
 {
     return t->c0;
+}
+
+static inline uint64_t suf16_prefix(const sam_suf16 *t)
+{
+    return t->cc; /* (c0, c1): any suffix order follows the first two symbols */
 }
 
 static inline uint64_t tup_prefix(const sam_tup *t)
@@ -277,96 +302,113 @@ static inline uint64_t tup_prefix(const sam_tup *t)
 
 SAM_DEFINE_BUCKETS(sam_tri_buckets, sam_tri, tri_cmp, tri_prefix)
 SAM_DEFINE_BUCKETS(sam_suf_buckets, sam_suf, suf_cmp, suf_prefix)
+SAM_DEFINE_BUCKETS(sam_suf16_buckets, sam_suf16, suf16_cmp, suf16_prefix)
 SAM_DEFINE_BUCKETS(sam_tup_buckets, sam_tup, tup_cmp, tup_prefix)
 
 void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
 {
     sam_tri *a = av;
     sam_tri *tmp = sam_alloc(c, m + 1, sizeof *tmp, "the triple sort buffer");
-    static const int keys[3] = { 2, 1, 0 }; /* k2, k1, k0 */
-    uint32_t *s = radix_words(c, (uint32_t *)a, (uint32_t *)tmp, m, 4, keys, 3);
+    static const int keys[3] = { 2, 1, 0 }, low[3] = { 0, 0, 0 }; /* k2, k1, k0 */
+    uint32_t *s = radix_words(c, (uint32_t *)a, (uint32_t *)tmp, m, 4, keys, low, 3);
     pc_free((sam_tri *)s == a ? tmp : a);
     return (sam_tri *)s;
 }
 
-/* Sorts the sample suffixes x[0..m) by their rank (ra) into y and returns
- * y. No comparisons are needed: ranks of sample suffixes are distinct,
- * and a sample sort's bucket holds a contiguous stretch of the sample
- * order, so its ranks are an interval, less at most the rank the dummy
- * position took (it has no suffix). Anything else is an internal error. */
-static sam_suf *place_by_rank(const sam_ctx *c, const sam_suf *x, size_t m, sam_suf *y)
-{
-    if (m == 0)
-        return y;
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (size_t i = 0; i < m; i++) {
-        lo = x[i].ra < lo ? x[i].ra : lo;
-        hi = x[i].ra > hi ? x[i].ra : hi;
+/* The final step's local sort, for both suffix layouts (T: sam_suf or
+ * sam_suf16; C0W, C0LOW: the word and bit where c0 starts).
+ *
+ * name##_place sorts the sample suffixes x[0..m) by their rank (ra) into y
+ * and returns y. No comparisons are needed: ranks of sample suffixes are
+ * distinct, and a sample sort's bucket holds a contiguous stretch of the
+ * sample order, so its ranks are an interval, less at most the rank the
+ * dummy position took (it has no suffix). Anything else is an internal
+ * error.
+ *
+ * name radix-sorts class 0 by (c0, r1) (r1 is ra there), places the
+ * sample suffixes, and merges the two by CMP, returning only the positions
+ * of the merged order. */
+#define SAM_DEFINE_SUF_SORT(name, T, CMP, C0W, C0LOW)                                           \
+    static T *name##_place(const sam_ctx *c, const T *x, size_t m, T *y)                        \
+    {                                                                                           \
+        if (m == 0)                                                                             \
+            return y;                                                                           \
+        uint32_t lo = UINT32_MAX, hi = 0;                                                       \
+        for (size_t i = 0; i < m; i++) {                                                        \
+            lo = x[i].ra < lo ? x[i].ra : lo;                                                   \
+            hi = x[i].ra > hi ? x[i].ra : hi;                                                   \
+        }                                                                                       \
+        size_t span = (size_t)(hi - lo) + 1;                                                    \
+        int T_ = m < SAM_PAR_MIN ? 1 : c->threads;                                              \
+        (void)T_; /* the loops' thread count, unused without OpenMP */                          \
+        if (span == m) { /* m distinct ranks fill the interval: straight into y */              \
+            _Pragma("omp parallel for num_threads(T_) schedule(static)")                        \
+            for (size_t i = 0; i < m; i++)                                                      \
+                y[x[i].ra - lo] = x[i];                                                         \
+            return y;                                                                           \
+        }                                                                                       \
+        if (span != m + 1)                                                                      \
+            sam_die(c, "internal error: %zu sample ranks span %zu", m, span);                   \
+        /* the dummy's gap: through a buffer with one more entry, marked */                     \
+        T *z = sam_alloc(c, span, sizeof *z, "the rank places");                                \
+        for (size_t k = 0; k < span; k++)                                                       \
+            z[k].idx = UINT32_MAX; /* no position is that large */                              \
+        int twice = 0;                                                                          \
+        _Pragma("omp parallel for num_threads(T_) schedule(static) reduction(| : twice)")       \
+        for (size_t i = 0; i < m; i++) {                                                        \
+            T *d = &z[x[i].ra - lo];                                                            \
+            twice |= d->idx != UINT32_MAX;                                                      \
+            *d = x[i];                                                                          \
+        }                                                                                       \
+        if (twice)                                                                              \
+            sam_die(c, "internal error: sample ranks repeat");                                  \
+        size_t k = 0;                                                                           \
+        for (size_t r = 0; r < span; r++)                                                       \
+            if (z[r].idx != UINT32_MAX)                                                         \
+                y[k++] = z[r];                                                                  \
+        pc_free(z);                                                                             \
+        return y;                                                                               \
+    }                                                                                           \
+    void *name(const sam_ctx *c, void *av, size_t m)                                            \
+    {                                                                                           \
+        const int words = (int)(sizeof(T) / 4);                                                 \
+        T *a = av;                                                                              \
+        /* class 0 to the front, the sample suffixes after it (order kept) */                   \
+        T *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");                        \
+        size_t m0 = 0, k1 = 0;                                                                  \
+        for (size_t i = 0; i < m; i++)                                                          \
+            m0 += a[i].idx % 3 == 0;                                                            \
+        for (size_t i = 0; i < m; i++) {                                                        \
+            if (a[i].idx % 3 == 0)                                                              \
+                b[k1++] = a[i];                                                                 \
+            else                                                                                \
+                b[m0 + i - k1] = a[i];                                                          \
+        }                                                                                       \
+        /* (c0, ra = r1), ra least significant */                                               \
+        const int key0[2] = { (int)(offsetof(T, ra) / 4), C0W }, low0[2] = { 0, C0LOW };        \
+        T *s0 = (T *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, words, key0, low0, 2);    \
+        /* the radix sort of class 0 touches only a[0..m0) and b[0..m0) */                      \
+        T *s12 = name##_place(c, b + m0, m - m0, a + m0);                                       \
+        /* each sorted class sits in a or b (the radix passes alternate); only                  \
+         * the positions of the merged order are wanted, in a third buffer of                   \
+         * 4 bytes a record */                                                                  \
+        uint32_t *out = sam_alloc(c, m + 1, sizeof *out, "the merged positions");               \
+        size_t i = 0, j = 0, k = 0;                                                             \
+        while (i < m0 && j < m - m0)                                                            \
+            out[k++] = CMP(&s0[i], &s12[j]) < 0 ? s0[i++].idx : s12[j++].idx;                   \
+        while (i < m0)                                                                          \
+            out[k++] = s0[i++].idx;                                                             \
+        while (j < m - m0)                                                                      \
+            out[k++] = s12[j++].idx;                                                            \
+        pc_free(a);                                                                             \
+        pc_free(b);                                                                             \
+        return out;                                                                             \
     }
-    size_t span = (size_t)(hi - lo) + 1;
-    int T = m < SAM_PAR_MIN ? 1 : c->threads;
-    if (span == m) { /* m distinct ranks fill the interval: straight into y */
-#pragma omp parallel for num_threads(T) schedule(static)
-        for (size_t i = 0; i < m; i++)
-            y[x[i].ra - lo] = x[i];
-        return y;
-    }
-    if (span != m + 1)
-        sam_die(c, "internal error: %zu sample ranks span %zu", m, span);
-    /* the dummy's gap: through a buffer with one more entry, marked */
-    sam_suf *z = sam_alloc(c, span, sizeof *z, "the rank places");
-    for (size_t k = 0; k < span; k++)
-        z[k].idx = UINT32_MAX; /* no position is that large */
-    int twice = 0;
-#pragma omp parallel for num_threads(T) schedule(static) reduction(| : twice)
-    for (size_t i = 0; i < m; i++) {
-        sam_suf *d = &z[x[i].ra - lo];
-        twice |= d->idx != UINT32_MAX;
-        *d = x[i];
-    }
-    if (twice)
-        sam_die(c, "internal error: sample ranks repeat");
-    size_t k = 0;
-    for (size_t r = 0; r < span; r++)
-        if (z[r].idx != UINT32_MAX)
-            y[k++] = z[r];
-    pc_free(z);
-    return y;
-}
 
-void *sam_suf_local_sort(const sam_ctx *c, void *av, size_t m)
-{
-    sam_suf *a = av;
-    /* class 0 to the front, the sample suffixes after it (order kept) */
-    sam_suf *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");
-    size_t m0 = 0, k1 = 0;
-    for (size_t i = 0; i < m; i++)
-        m0 += a[i].idx % 3 == 0;
-    for (size_t i = 0; i < m; i++) {
-        if (a[i].idx % 3 == 0)
-            b[k1++] = a[i];
-        else
-            b[m0 + i - k1] = a[i];
-    }
-    static const int key0[2] = { 2, 0 }; /* (c0, ra = r1) */
-    sam_suf *s0 = (sam_suf *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, 5, key0, 2);
-    /* the radix sort of class 0 touches only a[0..m0) and b[0..m0) */
-    sam_suf *s12 = place_by_rank(c, b + m0, m - m0, a + m0);
-    /* each sorted class sits in a or b (the radix passes alternate); only
-     * the positions of the merged order are wanted, in a third buffer of
-     * 4 bytes a record */
-    uint32_t *out = sam_alloc(c, m + 1, sizeof *out, "the merged positions");
-    size_t i = 0, j = 0, k = 0;
-    while (i < m0 && j < m - m0)
-        out[k++] = suf_cmp(&s0[i], &s12[j]) < 0 ? s0[i++].idx : s12[j++].idx;
-    while (i < m0)
-        out[k++] = s0[i++].idx;
-    while (j < m - m0)
-        out[k++] = s12[j++].idx;
-    pc_free(a);
-    pc_free(b);
-    return out;
-}
+/* c0 is word 0 of a sam_suf; the top half of word 0 (cc) of a sam_suf16
+ * (c1, below it, follows r1's order, so it needs no pass) */
+SAM_DEFINE_SUF_SORT(sam_suf_local_sort, sam_suf, suf_cmp, 0, 0)
+SAM_DEFINE_SUF_SORT(sam_suf16_local_sort, sam_suf16, suf16_cmp, 0, 16)
 
 /* A sample: its place (rank, index in the rank's unsorted records) in
  * words 0 and 1, then the record, so that all samples are distinct. */
