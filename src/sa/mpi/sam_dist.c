@@ -187,15 +187,8 @@ void sam_store_run(const sam_ctx *c, const uint32_t *v, size_t m, uint32_t *dst,
         z = z < (int64_t)(off + m) ? z : (int64_t)(off + m);
         scnt[q] = z > a ? (int)(z - a) : 0;
     }
-    MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, c->comm);
-    size_t s = 0, r = 0;
-    for (int q = 0; q < P; q++) {
-        sdis[q] = (int)s;
-        rdis[q] = (int)r;
-        s += (size_t)scnt[q];
-        r += (size_t)rcnt[q];
-    }
-    if (s != m || r != (size_t)(c->hi - c->lo))
+    size_t r = exchange_counts(c, scnt, sdis, rcnt, rdis);
+    if (r != (size_t)(c->hi - c->lo))
         sam_die(c, "internal error: %zu entries of %s for a block of %lld", r, what,
                 (long long)(c->hi - c->lo));
     /* lower ranks hold earlier runs, so the pieces arrive in order */
