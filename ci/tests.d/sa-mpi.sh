@@ -238,6 +238,19 @@ OMP_NUM_THREADS=3 timeout 60 "${MPIRUN[@]}" -x OMP_NUM_THREADS -np 2 "$M" "$G/re
     --stats "$W/thr.st" --quiet >"$W/thr.log" 2>&1
 grep -q 'threads=3 ' "$W/thr.st" 2>/dev/null && pass || fail "OMP_NUM_THREADS=3 not taken: $(cat "$W/thr.st" 2>/dev/null)"
 
+# SAM_VERBOSE=1: one line of time per phase after the construction, for
+# both algorithms (every phase named, each a number); none without it
+phases='sa-mpi phases \(s, max over ranks\): keys [0-9.]+ splitters [0-9.]+ buckets [0-9.]+ exchange [0-9.]+ local-sort [0-9.]+ names [0-9.]+ route [0-9.]+ fetch [0-9.]+ base [0-9.]+$'
+for algo in dc3 doubling; do
+  SAM_VERBOSE=1 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -x SAM_VERBOSE -np 2 "$M" "$G/repeat-997" \
+      --no-lcp --quiet --algo "$algo" >"$W/prof.log" 2>&1
+  if [ "$(grep -cE "$phases" "$W/prof.log")" = 1 ]; then pass; else
+    fail "SAM_VERBOSE=1 --algo $algo: no phase line: $(head -c 300 "$W/prof.log")"; fi
+done
+OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -np 2 "$M" "$G/repeat-997" --no-lcp --quiet --algo dc3 \
+    >"$W/prof.log" 2>&1
+if grep -q 'sa-mpi phases' "$W/prof.log"; then fail "phase line without SAM_VERBOSE"; else pass; fi
+
 # bad usage: a clear message, a non-zero exit, no hang
 expect_err() { # pattern np args...
   local pat=$1 np=$2
