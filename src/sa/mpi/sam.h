@@ -121,6 +121,21 @@ void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t 
  * its length. */
 sam_tup *sam_sort(const sam_ctx *c, sam_tup *a, size_t m, size_t *mout);
 
+/* Turns the digit counts of nt threads (thread u's count of digit d at
+ * hist[u * stride + d], d < buckets) into each thread's first slot for
+ * each digit: digits in order, threads in order within a digit, so that
+ * a scatter by thread chunks is stable. The radix sorts share it. */
+static inline void sam_hist_offsets(size_t *hist, size_t buckets, int nt, size_t stride)
+{
+    size_t off = 0;
+    for (size_t d = 0; d < buckets; d++)
+        for (int u = 0; u < nt; u++) {
+            size_t x = hist[(size_t)u * stride + d];
+            hist[(size_t)u * stride + d] = off;
+            off += x;
+        }
+}
+
 /* LSD radix sort of a[0..m) by key with threads OpenMP threads, digits
  * where every key agrees skipped; tmp holds m records. Returns the buffer
  * that holds the result (a or tmp). */

@@ -110,12 +110,8 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
             for (int q = 0; q < np; q++)
                 hist[(size_t)q * DS_BUCKETS + radix_digit(a + i * st, &pass[q])]++;
         for (int q = 0; q < np; q++) {
-            size_t *h = hist + (size_t)q * DS_BUCKETS, off = 0;
-            for (size_t d = 0; d <= pass[q].mask; d++) {
-                size_t x = h[d];
-                h[d] = off;
-                off += x;
-            }
+            size_t *h = hist + (size_t)q * DS_BUCKETS;
+            sam_hist_offsets(h, (size_t)pass[q].mask + 1, 1, DS_BUCKETS);
             radix_scatter(a, tmp, 0, m, stride, &pass[q], h);
             uint32_t *s = a;
             a = tmp;
@@ -137,15 +133,7 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
                 h[radix_digit(a + i * st, p)]++;
 #pragma omp barrier
 #pragma omp single
-            {
-                size_t off = 0;
-                for (size_t d = 0; d <= p->mask; d++)
-                    for (int u = 0; u < nt; u++) {
-                        size_t x = hist[(size_t)u * DS_BUCKETS + d];
-                        hist[(size_t)u * DS_BUCKETS + d] = off;
-                        off += x;
-                    }
-            }
+            sam_hist_offsets(hist, (size_t)p->mask + 1, nt, DS_BUCKETS);
             radix_scatter(a, tmp, b, e, stride, p, h);
         }
         uint32_t *s = a;

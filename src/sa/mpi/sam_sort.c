@@ -51,12 +51,8 @@ sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
             int shift = q * SAM_DIGIT;
             if (!((diff >> shift) & (SAM_BUCKETS - 1)))
                 continue; /* every record has the same digit here */
-            size_t *h = hist + (size_t)q * SAM_BUCKETS, off = 0;
-            for (size_t d = 0; d < SAM_BUCKETS; d++) {
-                size_t x = h[d];
-                h[d] = off;
-                off += x;
-            }
+            size_t *h = hist + (size_t)q * SAM_BUCKETS;
+            sam_hist_offsets(h, SAM_BUCKETS, 1, SAM_BUCKETS);
             tup_scatter(a, tmp, 0, m, lo, shift, h);
             sam_tup *s = a;
             a = tmp;
@@ -81,15 +77,7 @@ sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
                 h[((sam_key(&a[i]) - lo) >> shift) & (SAM_BUCKETS - 1)]++;
 #pragma omp barrier
 #pragma omp single
-            {
-                size_t off = 0;
-                for (size_t d = 0; d < SAM_BUCKETS; d++)
-                    for (int u = 0; u < nt; u++) {
-                        size_t x = hist[(size_t)u * SAM_BUCKETS + d];
-                        hist[(size_t)u * SAM_BUCKETS + d] = off;
-                        off += x;
-                    }
-            }
+            sam_hist_offsets(hist, SAM_BUCKETS, nt, SAM_BUCKETS);
             tup_scatter(a, tmp, b, e, lo, shift, h);
         }
         sam_tup *s = a;
