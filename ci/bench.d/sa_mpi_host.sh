@@ -6,10 +6,12 @@
 # has them: order-5 English, the text of the targets) and a 1 MiB
 # random block repeated 64 times (`--kind repeat`), builds the reference
 # SA once with `parcheck sa --impl sais` (checked by the oracles), then runs
-# dc3-mpi (parcheck-sa-mpi --algo dc3, one thread per rank) at np = 1 2 4
-# 8 16 and compares every SA with the reference byte for byte. For
-# orientation, mpi (prefix doubling) runs at the largest np on both inputs
-# (on the repeat under a time limit: it needs log2(1 MiB) more rounds).
+# dc3-mpi (parcheck-sa-mpi --algo auto: DC3, or prefix doubling where its
+# probe of the text says so; one thread per rank) at np = 1 2 4 8 16 and
+# compares every SA with the reference byte for byte. For orientation,
+# both algorithms forced (--algo dc3, --algo doubling) run at the largest
+# np on both inputs (doubling on the repeat under a time limit: it needs
+# log2(1 MiB) more rounds).
 # Prints one row per run (seconds = the program's own construction time,
 # MB/s = bytes / 10^6 / seconds), the 8 -> 16 speed-up and the targets:
 # >= 30 MB/s at 16 ranks on both inputs, 8 -> 16 ranks >= 1.6x.
@@ -64,7 +66,7 @@ run() {
              --sa "$W/m.sa" --stats "$W/m.st" --quiet 2>&1); then
     printf '%-7s %-9s np=%-3s did not finish in %s s (or failed): %s\n' "$kind" "$algo" "$np" \
       "$LIMIT" "$(echo "$out" | head -c 200)"
-    [ "$algo" = dc3 ] && status=1
+    [ "$algo" = doubling ] || status=1
     return
   fi
   local s same
@@ -72,8 +74,10 @@ run() {
   same=identical
   cmp -s "$W/m.sa" "$W/$kind.ref" || { same="DIFFERS from sais"; status=1; }
   secs[$kind-$algo-$np]=$s
-  printf '%-7s %-9s np=%-3s %8.2f s %8.1f MB/s  SA %s\n' "$kind" "$algo" "$np" "$s" \
-    "$(awk -v b="$BYTES" -v s="$s" 'BEGIN { print b / 1e6 / s }')" "$same"
+  local ran=""
+  [ "$algo" = auto ] && ran=" (ran $(grep -o ' algo=[a-z0-9]*' "$W/m.st" | cut -d= -f2), probe $(grep -o 'probe_sorts=[0-9.]*' "$W/m.st" | cut -d= -f2) sorts)"
+  printf '%-7s %-9s np=%-3s %8.2f s %8.1f MB/s  SA %s%s\n' "$kind" "$algo" "$np" "$s" \
+    "$(awk -v b="$BYTES" -v s="$s" 'BEGIN { print b / 1e6 / s }')" "$same" "$ran"
 }
 for kind in text repeat; do
   if ! "$P" sa "$W/$kind" --impl sais --threads "$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" --out-sa "$W/$kind.ref" \
@@ -81,12 +85,13 @@ for kind in text repeat; do
     echo "reference (sais) failed on $kind: $(head -c 300 "$W/ref.log")"
     exit 1
   fi
-  for np in $NPS; do run "$kind" dc3 "$np"; done
+  for np in $NPS; do run "$kind" auto "$np"; done
+  run "$kind" dc3 "$last_np"
   run "$kind" doubling "$last_np"
 done
-echo "targets (dc3-mpi):"
+echo "targets (dc3-mpi, --algo auto):"
 for kind in text repeat; do
-  s16=${secs[$kind-dc3-16]:-} s8=${secs[$kind-dc3-8]:-}
+  s16=${secs[$kind-auto-16]:-} s8=${secs[$kind-auto-8]:-}
   if [ -n "$s16" ]; then
     mbs=$(awk -v b="$BYTES" -v s="$s16" 'BEGIN { print b / 1e6 / s }')
     ok=$(awk -v x="$mbs" 'BEGIN { print (x >= 30) }')

@@ -9,6 +9,8 @@
 # the shared data folder's texts/ (bible.txt at np 2 and 4 only). Also: parcheck sa
 # --impl mpi,mpi-omp (validated in-process by the oracles), --gather, and
 # bad usage (clear message, non-zero exit, no hang).
+# --algo auto (what dc3-mpi runs: DC3 or doubling, by a sampled probe of
+# the text) runs every case at the largest np, and its probe is checked.
 # dc3-mpi (--algo dc3) runs every case too, with SAM_DC3_BASE=0 so that
 # even tiny inputs go through the distributed levels down to n = 0 (the
 # default gathers levels up to 2^20 symbols on rank 0), and with a base of
@@ -105,9 +107,11 @@ case_() {
     SAM_DC3_BASE=0 run_into "$W/dc3-$np" "$label-dc3" "$f" "$np" 1 --algo dc3 &
   done
   SAM_DC3_BASE=1000 run_into "$W/dc3-base" "$label-dc3-base1000" "$f" "${nps[-1]}" 1 --algo dc3 &
+  run_into "$W/auto" "$label-auto" "$f" "${nps[-1]}" 1 --algo auto &
   wait
   for np in "${nps[@]}"; do tally_run "$W/dc3-$np"; done
   tally_run "$W/dc3-base"
+  tally_run "$W/auto"
   echo "ok $label (n=$(stat -c %s "$f"), np ${nps[*]})"
 }
 
@@ -185,6 +189,38 @@ ref "$G/text-s3" && { run text-s3-dc3-omp "$G/text-s3" 2 2 --algo dc3
                       run text-s3-dc3-gather "$G/text-s3" 3 1 --algo dc3 --gather; }
 ref "$G/kind-repeat" && run kind-repeat-dc3-omp "$G/kind-repeat" 3 2 --algo dc3
 ref "$G/n2-aa" && run n2-aa-dc3-omp "$G/n2-aa" 4 2 --algo dc3
+# --algo auto (dc3-mpi's default) with threads: the probe's counting pass
+# is shared from 65536 windows a rank
+ref "$G/text-s3" && run text-s3-auto-omp "$G/text-s3" 2 2 --algo auto
+
+# --algo auto's probe (SAM_VERBOSE=1 prints it): the fraction of sampled
+# windows that occur twice is exactly 0 for 16 and 128 bytes of 30001
+# random bytes, exactly 1 on 997 bytes repeated (every window recurs 997
+# on or back), and the verdict follows the estimate and SAM_AUTO_ROUNDS:
+# doubling on random bytes, dc3 on the repeat, each forced the other way
+probe_line() { # FILE NP ROUNDS: the probe's and the verdict's lines
+  SAM_VERBOSE=1 SAM_AUTO_ROUNDS=$3 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -x SAM_VERBOSE \
+      -x SAM_AUTO_ROUNDS -np "$2" "$M" "$1" --no-lcp --quiet --algo auto --stats "$W/probe.st" 2>&1 \
+    | grep -E '^sa-mpi (probe|auto):'
+}
+expect_probe() { # LABEL FILE NP ROUNDS REGEX(probe line) ALGO
+  local out
+  out=$(probe_line "$2" "$3" "$4")
+  if grep -qE "$5" <<<"$out" && grep -q "^sa-mpi auto: $6 " <<<"$out" \
+     && grep -q "algo=$6 " "$W/probe.st"; then pass; else
+    fail "probe $1: expected /$5/ and $6, got: $out $(cat "$W/probe.st" 2>/dev/null)"; fi
+}
+expect_probe random "$G/random-s1" 2 "" 'f\(16\)=0\.0000 f\(128\)=0\.0000;' doubling
+expect_probe random-np3 "$G/random-s1" 3 "" 'f\(16\)=0\.0000 f\(128\)=0\.0000;' doubling
+expect_probe repeat "$G/repeat-997" 2 "" 'f\(16\)=1\.0000 f\(128\)=1\.0000;' dc3
+expect_probe repeat-forced "$G/repeat-997" 2 1e9 'f\(16\)=1\.0000' doubling
+expect_probe random-forced "$G/random-s1" 2 0 'f\(16\)=0\.0000' dc3
+# blocks too short for 8 windows of 16 bytes: no fraction, so the
+# estimate assumes every window repeats (6 more rounds on 300 bytes): dc3;
+# a text shorter than the first round's keys is one sort: doubling
+head -c 300 "$G/random-s1" > "$G/random-300"
+expect_probe short-blocks "$G/random-300" 4 "" 'shared windows;' dc3
+expect_probe tiny "$G/n7" 4 "" 'shared windows;' doubling
 # small layouts with OpenMP inside the ranks, and gathered
 ref "$G/n2-aa" && { run n2-aa-omp "$G/n2-aa" 4 2; run n2-aa-gather "$G/n2-aa" 4 1 --gather; }
 
@@ -211,6 +247,32 @@ ref "$G/text-s3" && {
   done
   [ "$ok_runs" -gt 0 ] || fail "dc3 PARCHECK_FAIL_ALLOC: no run got past the last allocation"
   [ "$failed" -eq "$f0" ] && { pass; echo "ok dc3 allocation failures (N up to $a)"; }
+}
+
+# --algo auto under the same failures, over its first allocations (the
+# context, the text block, both stages of the probe: text-s3's first
+# stage bounds its estimate by 2.0 and 4.9 sorts, so a threshold of 4
+# leaves the verdict open and the second stage runs): the same clean end.
+# Four runs at a time.
+ref "$G/text-s3" && {
+  f0=$failed
+  for a in $(seq 1 16); do
+    mkdir -p "$W/fa$a.tmp"
+    (PARCHECK_FAIL_ALLOC=$a SAM_AUTO_ROUNDS=4 OMP_NUM_THREADS=1 TMPDIR=$W/fa$a.tmp timeout 120 \
+       "${MPIRUN[@]}" -x PARCHECK_FAIL_ALLOC -x SAM_AUTO_ROUNDS -np 2 "$M" "$G/text-s3" --algo auto --no-lcp --quiet \
+       >"$W/fa$a.log" 2>&1; echo $? >"$W/fa$a.rc") &
+    [ $((a % 4)) -eq 0 ] && wait
+  done
+  wait
+  for a in $(seq 1 16); do
+    rc=$(cat "$W/fa$a.rc")
+    if [ "$rc" -ne 2 ] || ! grep -q 'out of memory for' "$W/fa$a.log"; then
+      fail "auto PARCHECK_FAIL_ALLOC=$a: exit $rc, $(head -c 300 "$W/fa$a.log")"
+    fi
+  done
+  grep -q "out of memory for the probe's table" "$W"/fa1[0-6].log \
+    || fail "auto PARCHECK_FAIL_ALLOC=10..16: the second stage's allocations not reached"
+  [ "$failed" -eq "$f0" ] && { pass; echo "ok auto allocation failures (N 1-16)"; }
 }
 
 # through parcheck sa: launched by sa_run_external, checked by the oracles
@@ -247,7 +309,7 @@ grep -q 'threads=3 ' "$W/thr.st" 2>/dev/null && pass || fail "OMP_NUM_THREADS=3 
 
 # SAM_VERBOSE=1: one line of time per phase after the construction, for
 # both algorithms (every phase named, each a number); none without it
-phases='sa-mpi phases \(s, max over ranks\): keys [0-9.]+ splitters [0-9.]+ buckets [0-9.]+ exchange [0-9.]+ local-sort [0-9.]+ names [0-9.]+ route [0-9.]+ fetch [0-9.]+ base [0-9.]+$'
+phases='sa-mpi phases \(s, max over ranks\): keys [0-9.]+ splitters [0-9.]+ buckets [0-9.]+ exchange [0-9.]+ local-sort [0-9.]+ names [0-9.]+ route [0-9.]+ fetch [0-9.]+ base [0-9.]+ probe [0-9.]+$'
 for algo in dc3 doubling; do
   SAM_VERBOSE=1 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -x SAM_VERBOSE -np 2 "$M" "$G/repeat-997" \
       --no-lcp --quiet --algo "$algo" >"$W/prof.log" 2>&1

@@ -2,7 +2,7 @@
  * program (mpi, mpi-omp, dc3-mpi): launches
  *     mpirun -np NP [--oversubscribe] [--bind-to none] [-x OMP_NUM_THREADS]
  *            $PARCHECK_MPIRUN_ARGS parcheck-sa-mpi FILE --sa TMP --stats TMP
- *            --no-lcp --quiet [--algo dc3 for the dc3-* names]
+ *            --no-lcp --quiet [--algo auto for the dc3-* names]
  * with OMP_NUM_THREADS = threads, then reads back the little-endian int32
  * suffix array and the program's own construction time (seconds=...).
  *
@@ -255,9 +255,9 @@ int sa_run_external(const sa_impl *impl, const char *path, int32_t n, int np,
     argv[a++] = st_path;
     argv[a++] = "--no-lcp";
     argv[a++] = "--quiet";
-    if (!strncmp(impl->name, "dc3", 3)) { /* dc3-mpi: the DC3 mode of the same program */
+    if (!strncmp(impl->name, "dc3", 3)) { /* dc3-mpi: DC3, or doubling where the probe says so */
         argv[a++] = "--algo";
-        argv[a++] = "dc3";
+        argv[a++] = "auto";
     }
     argv[a] = NULL;
     char **env = child_env(threads, thr, sizeof thr);

@@ -87,7 +87,8 @@ static const sa_impl g_impls[] = {
       CUDA_AVAIL, CUDA_DC_BUILD, 13.0, 1 },
     { "sais", "induced sorting (SA-IS), linear work on any repeats; recommended CPU path",
       avail_yes, sa_build_sais, 13.0, 1 },
-    { "dc3-mpi", "distributed DC3 (skew) with sample sorts, linear work on any repeats; "
+    { "dc3-mpi", "distributed DC3 (skew) with sample sorts, linear work on any repeats, or "
+      "prefix doubling where a sample of the text shows few long repeats; "
       "mpirun -np N, --threads per rank", avail_mpi, NULL, -1, 1 },
     { "divsufsort", "libdivsufsort (external reference); Kasai LCP",
       avail_divsufsort, sa_build_divsufsort, 13.0, 0 },

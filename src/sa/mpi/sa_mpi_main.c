@@ -3,10 +3,11 @@
  *
  *   mpirun -np N parcheck-sa-mpi FILE [--sa OUT] [--lcp OUT] [--no-lcp]
  *                                [--gather] [--stats FILE] [--quiet]
- *                                [--algo doubling|dc3]
+ *                                [--algo doubling|dc3|auto]
  *
- * --algo: prefix doubling (the default; mpi, mpi-omp) or DC3 (dc3-mpi),
- * whose work does not grow with the length of repeats.
+ * --algo: prefix doubling (the default; mpi, mpi-omp), DC3, whose work
+ * does not grow with the length of repeats, or auto (dc3-mpi): DC3 unless
+ * a sample of the text says that doubling costs less (sam_probe.c).
  *
  * OUT files hold little-endian int32, written collectively with MPI-IO
  * (--gather: sent to rank 0, which writes them alone). Rank 0 prints one
@@ -32,12 +33,16 @@
 #include "sam_prof.h"
 
 #define USAGE "usage: mpirun -np N parcheck-sa-mpi FILE [--sa OUT] [--lcp OUT] [--no-lcp] " \
-              "[--gather] [--stats FILE] [--quiet] [--algo doubling|dc3]\n"
+              "[--gather] [--stats FILE] [--quiet] [--algo doubling|dc3|auto]\n"
 
 typedef struct opts {
     const char *path, *sa, *lcp, *stats;
-    int no_lcp, gather, quiet, dc3;
+    int no_lcp, gather, quiet;
+    int algo; /* ALGO_* */
 } opts;
+
+enum { ALGO_DOUBLING, ALGO_DC3, ALGO_AUTO };
+static const char *const algo_names[] = { "doubling", "dc3", "auto" };
 
 /* 0, or 2 after printing why (rank 0 only prints). */
 /* Threads of this rank: OMP_NUM_THREADS when it is set (parcheck sets it),
@@ -78,8 +83,12 @@ static int parse(int argc, char **argv, opts *o, int rank)
             else
                 *slot = argv[++i];
         } else if (!strcmp(argv[i], "--algo")) {
-            if (i + 1 < argc && (!strcmp(argv[i + 1], "dc3") || !strcmp(argv[i + 1], "doubling")))
-                o->dc3 = !strcmp(argv[++i], "dc3");
+            int a = ALGO_AUTO + 1;
+            if (i + 1 < argc)
+                for (a = ALGO_DOUBLING; a <= ALGO_AUTO && strcmp(argv[i + 1], algo_names[a]); a++)
+                    ;
+            if (a <= ALGO_AUTO)
+                o->algo = a, i++;
             else
                 bad = i + 1 < argc ? argv[i + 1] : argv[i];
         } else if (!strcmp(argv[i], "--no-lcp")) {
@@ -209,8 +218,22 @@ int main(int argc, char **argv)
     t0 = pc_time_now();
     uint32_t *R = NULL;
     sam_stats st = { 0, 0 };
-    int32_t *SA = o.dc3 ? sam_dc3_build(&c, text, &st.rounds)  /* frees text */
-                        : sam_build(&c, text, &R, &st);
+    double probe = -1; /* auto: doubling's estimated sorts of all n */
+    if (o.algo == ALGO_AUTO) {
+        double tp = sam_prof_mark();
+        uint32_t code[256];
+        int K = sam_round0_len(sam_alphabet(&c, text, (size_t)(c.hi - c.lo), code));
+        const char *env = getenv("SAM_AUTO_ROUNDS");
+        double most = env && *env ? atof(env) : SAM_AUTO_ROUNDS;
+        probe = sam_probe_doubling(&c, text, (size_t)(wend - c.lo), K, most);
+        o.algo = probe > most ? ALGO_DC3 : ALGO_DOUBLING;
+        sam_prof_add(SAM_PH_PROBE, &tp);
+        if (c.verbose && rank == 0)
+            fprintf(stderr, "sa-mpi auto: %s (doubling %.2f sorts, dc3 above %.2f)\n",
+                    algo_names[o.algo], probe, most);
+    }
+    int32_t *SA = o.algo == ALGO_DC3 ? sam_dc3_build(&c, text, &st.rounds) /* frees text */
+                                     : sam_build(&c, text, &R, &st);
     MPI_Barrier(comm);
     double build_s = pc_time_now() - t0, lcp_s = 0;
     sam_prof_report(comm, rank, c.verbose);
@@ -249,11 +272,11 @@ int main(int argc, char **argv)
                  "sa-mpi algo=%s n=%lld np=%d threads=%d rounds=%d seconds=%.6f sort_s=%.6f "
                  "read_s=%.6f lcp_s=%.6f write_s=%.6f total_s=%.6f peak_rss_kb=%lld "
                  "base_rss_kb=%lld sum_rss_kb=%lld peak_alloc_bytes=%lld build_rss_kb=%lld "
-                 "build_alloc_bytes=%lld lrs_len=%d lrs_pos=%d lrs_pos2=%d\n",
-                 o.dc3 ? "dc3" : "doubling", (long long)n, c.np, c.threads, st.rounds, build_s,
+                 "build_alloc_bytes=%lld lrs_len=%d lrs_pos=%d lrs_pos2=%d probe_sorts=%.3f\n",
+                 algo_names[o.algo], (long long)n, c.np, c.threads, st.rounds, build_s,
                  st.sort_s, read_s, lcp_s,
                  write_s, total_s, most[0], most[1], sum, most[2], most[3], most[4], (int)len,
-                 (int)pos, (int)pos2);
+                 (int)pos, (int)pos2, probe);
         if (!o.quiet)
             fputs(line, stdout);
         if (o.stats) {

@@ -150,6 +150,14 @@ typedef struct sam_stats {
 /* Bytes after its block that a rank reads for the first keys. */
 #define SAM_WINDOW_AHEAD 62
 
+/* Bytes the doubling's first round sorts by: as many codes of `bits`
+ * bits as fit 63 bits, at most the window a rank holds. */
+static inline int sam_round0_len(int bits)
+{
+    int K = 63 / bits;
+    return K > SAM_WINDOW_AHEAD + 1 ? SAM_WINDOW_AHEAD + 1 : K;
+}
+
 /* Prefix doubling on global ranks. text = T[lo, min(n, hi + 62)), the
  * block plus the SAM_WINDOW_AHEAD bytes after it, freed (pc_free) once the
  * first keys are built. Returns this rank's block of SA
@@ -257,6 +265,22 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *a, size_t m, size_
  * rank's block of SA (SA[lo..hi), pc_free it); *levels receives the number
  * of levels sorted in a distributed way. */
 int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels);
+
+/* --algo auto (sam_probe.c): the work prefix doubling would do on this
+ * text, in sorts of all n suffixes (>= 1), estimated from a sample of
+ * windows and the occurrences of each in every block; exact enough to
+ * tell whether it exceeds `most`. text[0..len) is what this rank holds
+ * (its block, then up to SAM_WINDOW_AHEAD bytes); K the first round's
+ * length (sam_round0_len). Under verbose rank 0 prints the estimate.
+ * Collective. */
+double sam_probe_doubling(const sam_ctx *c, const uint8_t *text, size_t len, int K, double most);
+
+/* The estimate above which --algo auto runs DC3 instead of doubling. On
+ * the GPU machine's host at 16 ranks (64 MiB of six input classes) the
+ * doubling took 0.54 to 0.61 s per estimated sort and DC3 2.6 to 3.4 s
+ * (1.1 s on random bytes), so 5 sorts; SAM_AUTO_ROUNDS=X in the
+ * environment sets it. */
+#define SAM_AUTO_ROUNDS 5.0
 
 /* This rank's block of the inverse of a permutation of [0, n) from its
  * block v[0..hi-lo) (pc_free it): (v[k], lo + k) routed to the owner of

@@ -130,9 +130,7 @@ int32_t *sam_build(const sam_ctx *c, uint8_t *text, uint32_t **Rout, sam_stats *
     size_t nact = b;
     uint32_t code[256]; /* the alphabet of the whole text, coded 1..sigma */
     int bits = sam_alphabet(c, text, b, code);
-    int K = 63 / bits;
-    if (K > SAM_WINDOW_AHEAD + 1)
-        K = SAM_WINDOW_AHEAD + 1;
+    int K = sam_round0_len(bits);
     sam_tup *a = sam_alloc(c, b + 1, sizeof *a, "the sort records");
 #pragma omp parallel for num_threads(c->threads) schedule(static)
     for (size_t k = 0; k < b; k++) {

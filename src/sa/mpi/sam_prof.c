@@ -9,6 +9,7 @@ static double g_phase_s[SAM_PH_COUNT];
 
 static const char *const g_phase_name[SAM_PH_COUNT] = {
     "keys", "splitters", "buckets", "exchange", "local-sort", "names", "route", "fetch", "base",
+    "probe",
 };
 
 double sam_prof_mark(void)

@@ -19,6 +19,7 @@ typedef enum sam_phase {
     SAM_PH_ROUTE,       /* pairs routed to the owners of indices, stored */
     SAM_PH_FETCH,       /* values fetched by index */
     SAM_PH_BASE,        /* dc3: the base level on rank 0 */
+    SAM_PH_PROBE,       /* auto: the sample that picks the algorithm */
     SAM_PH_COUNT
 } sam_phase;
 
