@@ -53,9 +53,16 @@
 static int32_t g_sais_par_induce_min = 1 << 20;
 static int32_t g_sais_share_min = 1024, g_sais_block = 65536;
 static int g_sais_may_solo = 1; /* 2: goes solo at the check, loaded or not */
-/* Threads from which a shared run of a large alphabet (no histograms) has
- * its slots assigned one by one on thread 0 (see induce); 2 in the tests. */
-static int g_sais_by_entry_threads = 4;
+/* Threads from which a pass shares blocks whatever their empty entries,
+ * their slots assigned one by one on thread 0 with the block's own
+ * inductions forwarded (see induce), and the entries per thread of such a
+ * block (smaller than a run's: the share forwarded, serial work, grows
+ * with the block; 4096 beat 1024, 2048, 8192, 16384 and 65536 at 16
+ * threads on the GPU machine's host); 2 threads and 64 entries in the
+ * tests. At 2 threads here the forwarding blocks gained nothing (thread
+ * 0's slots are half the pass). */
+static int g_sais_fwd_threads = 4;
+static int32_t g_sais_fwd_block = 4096;
 
 void sa_sais_test_par_min(int32_t n)
 {
@@ -64,7 +71,8 @@ void sa_sais_test_par_min(int32_t n)
     g_sais_share_min = test ? 16 : 1024;
     g_sais_block = test ? 512 : 65536;
     g_sais_may_solo = !test;
-    g_sais_by_entry_threads = test ? 2 : 4;
+    g_sais_fwd_threads = test ? 2 : 4;
+    g_sais_fwd_block = test ? 64 : 4096;
 }
 
 void sa_sais_test_solo(void) { g_sais_may_solo = 2; }

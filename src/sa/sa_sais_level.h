@@ -251,18 +251,20 @@ static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
  * right to left for S; *pos = the next entry for L, one past it for S):
  * scatters directly the runs of filled entries too short to share (with
  * one thread, everything left), skips empty entries, and returns in
- * [*lo, *hi) the next run of filled entries worth sharing (at most share
- * entries), or an empty range when the pass is over. A run is worth it
- * from g_sais_share_min entries per thread, and when it has at least
- * hist_min entries (its slots then come from per-thread histograms) or
- * the slots may be assigned one by one (by_entry). */
+ * [*lo, *hi) the next stretch to share, or an empty range when the pass is
+ * over: a run of filled entries (at most share of them) when it has at
+ * least hist_min entries (its slots then come from per-thread histograms)
+ * and g_sais_share_min per thread; else, with fwd, the next fwd_len
+ * entries whatever they hold (*is_fwd = 1: a block whose own inductions
+ * are forwarded, see induce), from g_sais_share_min entries per thread. */
 static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
                                    int spass, int unflag, int nt, int32_t share,
-                                   int32_t hist_min, int by_entry, int32_t *pos, int32_t *lo,
-                                   int32_t *hi)
+                                   int32_t hist_min, int fwd, int32_t fwd_len, int32_t *pos,
+                                   int32_t *lo, int32_t *hi, int *is_fwd)
 {
-    int32_t p = *pos;
+    int32_t p = *pos, least = g_sais_share_min * nt;
     *lo = *hi = 0;
+    *is_fwd = 0;
     for (;;) {
         if (nt <= 1) { /* everything left, in one call */
             if (spass)
@@ -277,10 +279,17 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
             if (p <= 0)
                 break;
             int32_t r = sais_prev_empty(SA, p - 1, p > share ? p - share : 0);
-            if (p - r >= g_sais_share_min * nt && (by_entry || p - r >= hist_min)) {
+            if (p - r >= least && p - r >= hist_min) {
                 *lo = r;
                 *hi = p;
                 p = r;
+                break;
+            }
+            if (fwd && p >= least) {
+                *lo = p > fwd_len ? p - fwd_len : 0;
+                *hi = p;
+                *is_fwd = 1;
+                p = *lo;
                 break;
             }
             SAIS_FN(scatter_s)(T, SA, r, p, 0, B, unflag);
@@ -291,10 +300,17 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
             if (p >= n)
                 break;
             int32_t r = sais_next_empty(SA, p + 1, n - p > share ? p + share : n);
-            if (r - p >= g_sais_share_min * nt && (by_entry || r - p >= hist_min)) {
+            if (r - p >= least && r - p >= hist_min) {
                 *lo = p;
                 *hi = r;
                 p = r;
+                break;
+            }
+            if (fwd && n - p >= least) {
+                *lo = p;
+                *hi = n - p > fwd_len ? p + fwd_len : n;
+                *is_fwd = 1;
+                p = *hi;
                 break;
             }
             SAIS_FN(scatter_l)(T, SA, p, r, n, B);
@@ -302,6 +318,26 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
         }
     }
     *pos = p;
+}
+
+/* A forwarded induction: the entry v just given a slot inside the block
+ * being shared becomes that slot's record q (empty at the gather), with
+ * what it induces in turn (gather_l, gather_s), so that its own step comes
+ * in this block as in a serial pass. */
+static inline void SAIS_FN(forward)(const SAIS_CH *T, int32_t v, int spass, sais_slot *q)
+{
+    q->c = -1;
+    if (!spass && v > 0) {
+        int32_t j = v - 1;
+        SAIS_CH c = T[j];
+        q->c = (int32_t)c;
+        q->v = j > 0 && T[j - 1] < c ? ~j : j;
+    } else if (spass && v < 0) {
+        int32_t j = ~v - 1;
+        SAIS_CH c = T[j];
+        q->c = (int32_t)c;
+        q->v = j > 0 && T[j - 1] <= c ? ~j : j;
+    }
 }
 
 /* One induce pass (L: left to right, bucket heads in B; S: right to left,
@@ -329,15 +365,21 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     int32_t pos = spass ? n : 0, lo = 0, hi = 0, share = x->block * nt;
     sais_slot *buf = x->buf;
     /* per-thread histograms for the runs of at least hist_min entries
-     * (their sums cost K per run); other runs are shared only where
-     * assigning their slots one by one on thread 0 pays (by_entry: with a
-     * large alphabet that step costs about what one thread's whole pass
-     * does, 2 threads lost 20-30% on the reduced levels of text) */
+     * (their sums cost K per run); the rest of the pass, where threads
+     * enough pay for thread 0's step (fwd), in blocks whose slots thread 0
+     * assigns one by one, forwarding the inductions that land inside the
+     * block (most runs of a large alphabet's level are short: they hold few
+     * entries each, so the filled stretch ahead of the scan is short too) */
     int32_t *hist = K <= x->hist_k ? x->hist : NULL;
     int32_t hist_min = hist ? 2 * K : INT32_MAX;
-    int by_entry = nt >= g_sais_by_entry_threads;
-    if (!hist && !by_entry)
-        nt = 1; /* no run would be shared */
+    int fwd = nt >= g_sais_fwd_threads;
+    int32_t fwd_len = g_sais_fwd_block * nt;
+    if (!hist && !fwd)
+        nt = 1; /* nothing would be shared */
+    /* the stretch shared last (plo, phi) and whether it was a forwarding
+     * block: its flags are cleared by the threads after it (unflag) */
+    int32_t plo = 0, phi = 0;
+    int is_fwd = 0, was_fwd = 0;
     sais_barrier bar = { 0, 0 };
     /* the pass's start, the partners' CPU time in it (nanoseconds, summed)
      * and whether the rest of it runs on thread 0 (SAIS_SOLO_RUNS) */
@@ -351,6 +393,10 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         double cpu = t > 0 ? sais_thread_cpu() : 0;
         for (;;) {
             if (t == 0) {
+                plo = lo;
+                phi = hi;
+                was_fwd = is_fwd;
+                is_fwd = 0;
                 /* the check starts at the 2nd run after a pass that went on
                  * alone: a loaded machine stays loaded for a while */
                 if (nth > 1 && g_sais_may_solo && ++runs >= (x->loaded ? 2 : SAIS_SOLO_RUNS)
@@ -362,15 +408,24 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 if (solo) /* the partners leave; the rest is below */
                     lo = hi = 0;
                 else
-                    SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, nth, share, hist_min,
-                                           by_entry, &pos, &lo, &hi);
+                    SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, nth, share, hist_min, fwd,
+                                           fwd_len, &pos, &lo, &hi, &is_fwd);
             }
             sais_barrier_wait(&bar, nth);
+            if (was_fwd && unflag) {
+                /* the last block's entries, all passed by now, unflagged
+                 * (a forwarded entry's slot may be in another thread's
+                 * part: no write of a source's own entry in the block) */
+                int32_t a = plo + (int32_t)((int64_t)(phi - plo) * t / nth);
+                int32_t b = plo + (int32_t)((int64_t)(phi - plo) * (t + 1) / nth);
+                for (int32_t i = a; i < b; i++)
+                    SA[i] = SA[i] < 0 ? ~SA[i] : SA[i];
+            }
             if (lo >= hi)
                 break;
             int32_t a = lo + (int32_t)((int64_t)(hi - lo) * t / nth);
             int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (t + 1) / nth);
-            int use_h = hi - lo >= hist_min;
+            int use_h = !is_fwd && hi - lo >= hist_min;
             int32_t *h = use_h ? hist + (size_t)t * (size_t)K : NULL;
             if (h)
                 memset(h, 0, sizeof *h * (size_t)K);
@@ -397,8 +452,10 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                     B[c] = head;
                 }
             } else if (t == 0) {
-                /* large alphabet: the slots one by one in pass order; c
-                 * becomes the slot */
+                /* a forwarding block: the slots one by one in pass order (c
+                 * becomes the slot); a slot inside the block is an entry
+                 * this block's scan still has to meet, so its record is
+                 * made now (forward) */
                 for (int32_t k = 0; k < hi - lo; k++) {
                     sais_slot *o = &buf[spass ? hi - lo - 1 - k : k];
                     if (k + SAIS_PF < hi - lo) {
@@ -406,8 +463,12 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                         if (f->c >= 0)
                             __builtin_prefetch(&B[f->c], 1);
                     }
-                    if (o->c >= 0)
-                        o->c = spass ? --B[o->c] : B[o->c]++;
+                    if (o->c < 0)
+                        continue;
+                    int32_t slot = spass ? --B[o->c] : B[o->c]++;
+                    o->c = slot;
+                    if (slot >= lo && slot < hi)
+                        SAIS_FN(forward)(T, o->v, spass, &buf[slot - lo]);
                 }
             }
             sais_barrier_wait(&bar, nth);
@@ -418,7 +479,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                     if (o->c < 0)
                         continue;
                     SA[h ? --h[o->c] : o->c] = o->v;
-                    if (unflag)
+                    if (unflag && !is_fwd)
                         SA[i] = ~SA[i];
                 }
             } else {
@@ -437,8 +498,9 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         }
         if (t == 0 && solo) { /* the partners wait in OpenMP's barrier, not in ours */
             int32_t lo1, hi1; /* not lo, hi: the partners may still be reading them */
-            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, by_entry,
-                                   &pos, &lo1, &hi1);
+            int f1;
+            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, 0, 0, &pos,
+                                   &lo1, &hi1, &f1);
         }
     }
     if (nt > 1)
