@@ -23,12 +23,19 @@
 
 /* C[0..K) = number of occurrences of each symbol of T[0..n). With threads
  * and a small alphabet, each thread counts a block into its own histogram
- * (H, threads x K) and the histograms are summed. */
+ * (H, threads x K) and the histograms are summed; with threads and no
+ * histograms (a large alphabet: few threads meet on one counter), the
+ * threads add to C atomically. */
 static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, int32_t *H,
                            int threads)
 {
-    (void)threads; /* read only by OpenMP pragmas: unused without OpenMP */
     memset(C, 0, sizeof *C * (size_t)K);
+    if (!H && threads > 1) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int32_t i = 0; i < n; i++)
+            __atomic_add_fetch(&C[T[i]], 1, __ATOMIC_RELAXED);
+        return;
+    }
     if (!H) {
         for (int32_t i = 0; i < n; i++)
             C[T[i]]++;
@@ -91,14 +98,19 @@ static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int3
     return m;
 }
 
-/* place_lms on the threads, for a small alphabet (H: threads x K
- * histograms, free scratch after count): the positions cut into one block
- * per thread; a block's first type is found from its first pair of
- * unequal symbols (or, when the block is one run, from the next block's,
- * resolved right to left by one thread); each thread counts its block's
- * LMS suffixes per bucket, the buckets' slots are handed out rightmost
- * block first, and each thread places its block. The entries land where
- * place_lms puts them: it goes right to left as well. Returns m. */
+/* place_lms on the threads (H: threads x K histograms, free scratch after
+ * count): the positions cut into one block per thread; a block's first
+ * type is found from its first pair of unequal symbols (or, when the block
+ * is one run, from the next block's, resolved right to left by one
+ * thread); each thread counts its block's LMS suffixes per bucket, the
+ * buckets' slots are handed out rightmost block first, and each thread
+ * places its block. The entries land where place_lms puts them: it goes
+ * right to left as well. Without histograms (a large alphabet) the threads
+ * take their slots from B atomically: the order of a bucket's LMS
+ * suffixes then depends on the threads, which SA-IS allows (the induced
+ * sort orders distinct LMS substrings whatever it starts from, and equal
+ * ones get one name), so the names, the reduced string and SA do not.
+ * Returns m. */
 static int32_t SAIS_FN(place_lms_par)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t *B,
                                       int32_t K, int32_t *H, int threads)
 {
@@ -126,25 +138,33 @@ static int32_t SAIS_FN(place_lms_par)(const SAIS_CH *T, int32_t n, int32_t *SA, 
                 if (typ[u] < 0)
                     typ[u] = typ[u + 1];
         }
-        int32_t *h = H + (size_t)t * (size_t)K;
-        memset(h, 0, sizeof *h * (size_t)K);
-        SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, { h[T[p]] += lms; });
+        if (!H) {
+            SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, {
+                if (lms)
+                    SA[__atomic_sub_fetch(&B[T[p]], 1, __ATOMIC_RELAXED)] = p;
+                m += lms;
+            });
+        } else {
+            int32_t *h = H + (size_t)t * (size_t)K;
+            memset(h, 0, sizeof *h * (size_t)K);
+            SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, { h[T[p]] += lms; });
 #pragma omp barrier
 #pragma omp for schedule(static)
-        for (int32_t c = 0; c < K; c++) {
-            int32_t e = B[c];
-            for (int u = nth - 1; u >= 0; u--) {
-                int32_t k = H[(size_t)u * (size_t)K + (size_t)c];
-                H[(size_t)u * (size_t)K + (size_t)c] = e;
-                e -= k;
+            for (int32_t c = 0; c < K; c++) {
+                int32_t e = B[c];
+                for (int u = nth - 1; u >= 0; u--) {
+                    int32_t k = H[(size_t)u * (size_t)K + (size_t)c];
+                    H[(size_t)u * (size_t)K + (size_t)c] = e;
+                    e -= k;
+                }
+                B[c] = e;
             }
-            B[c] = e;
+            int32_t scratch = 0;
+            SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, {
+                sais_put_lms(SA, &h[T[p]], p, lms, &scratch);
+                m += lms;
+            });
         }
-        int32_t scratch = 0;
-        SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, {
-            sais_put_lms(SA, &h[T[p]], p, lms, &scratch);
-            m += lms;
-        });
     }
     return m;
 }
@@ -509,15 +529,65 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
 
 /* After the first S pass (flags kept, B = the S regions' starts): moves the
  * LMS suffixes, now sorted by their LMS substrings, to SA[0..m), in order.
- * C holds the bucket sizes. Returns m. */
-static int32_t SAIS_FN(collect_lms)(int32_t *SA, const int32_t *C, const int32_t *B, int32_t K)
+ * C holds the bucket sizes (n entries in all). Returns m. With threads,
+ * the positions are cut into one part per thread (the bucket where each
+ * part starts found by one pass over C); each thread compacts the LMS
+ * entries of its part to the part's start (a write never passes the read),
+ * then the compacted parts are moved down in order, one memmove each. */
+static int32_t SAIS_FN(collect_lms)(int32_t *SA, int32_t n, const int32_t *C, const int32_t *B,
+                                    int32_t K, int threads)
 {
-    int32_t m = 0, end = 0;
-    for (int32_t c = 0; c < K; c++) {
-        end += C[c];
-        for (int32_t i = B[c]; i < end; i++)
-            if (SA[i] > 0)
-                SA[m++] = SA[i];
+    int np = threads > SAIS_MAX_PARTS ? SAIS_MAX_PARTS : threads;
+    if (np <= 1) {
+        int32_t m = 0, end = 0;
+        for (int32_t c = 0; c < K; c++) {
+            end += C[c];
+            for (int32_t i = B[c]; i < end; i++)
+                if (SA[i] > 0)
+                    SA[m++] = SA[i];
+        }
+        return m;
+    }
+    /* part u: positions [pb[u], pb[u + 1]), its first bucket cb[u], which
+     * starts at sb[u] */
+    int32_t pb[SAIS_MAX_PARTS + 1], cb[SAIS_MAX_PARTS + 1], sb[SAIS_MAX_PARTS + 1];
+    int32_t cnt[SAIS_MAX_PARTS];
+    int u = 0;
+    int32_t start = 0;
+    for (int32_t c = 0; c < K && u < np; c++) {
+        int32_t end = start + C[c];
+        for (int32_t p = (int32_t)((int64_t)n * u / np); u < np && p < end;
+             p = (int32_t)((int64_t)n * u / np)) {
+            pb[u] = p;
+            cb[u] = c;
+            sb[u] = start;
+            u++;
+        }
+        start = end;
+    }
+    for (; u < np; u++) { /* parts past the last bucket (n = 0) */
+        pb[u] = n;
+        cb[u] = K;
+        sb[u] = n;
+    }
+    pb[np] = n;
+#pragma omp parallel for num_threads(np) schedule(static, 1)
+    for (int v = 0; v < np; v++) {
+        int32_t w = pb[v], lim = pb[v + 1], s = sb[v];
+        for (int32_t c = cb[v]; c < K && s < lim; c++) {
+            int32_t end = s + C[c];
+            int32_t lo = B[c] > pb[v] ? B[c] : pb[v], hi = end < lim ? end : lim;
+            for (int32_t i = lo; i < hi; i++)
+                if (SA[i] > 0)
+                    SA[w++] = SA[i];
+            s = end;
+        }
+        cnt[v] = w - pb[v];
+    }
+    int32_t m = 0;
+    for (int v = 0; v < np; v++) {
+        memmove(SA + m, SA + pb[v], sizeof *SA * (size_t)cnt[v]);
+        m += cnt[v];
     }
     return m;
 }
@@ -758,12 +828,12 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     if (rc != PC_OK)
         return rc;
     B = C + K;
-    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, x->threads);
+    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, sais_steps_threads(x, n));
     sais_bucket_ends(C, B, K);
     int steps = sais_steps_threads(x, n);
     sais_zero(SA, n, steps);
-    int32_t m = H && steps > 1 ? SAIS_FN(place_lms_par)(T, n, SA, B, K, H, steps)
-                               : SAIS_FN(place_lms)(T, n, SA, B);
+    int32_t m = steps > 1 ? SAIS_FN(place_lms_par)(T, n, SA, B, K, H, steps)
+                          : SAIS_FN(place_lms)(T, n, SA, B);
     if (m > 1) {
         sais_bucket_starts(C, B, K);
         SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
@@ -771,7 +841,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             sais_empty_s_regions(SA, C, B, K);
         sais_bucket_ends(C, B, K);
         SAIS_FN(induce)(T, SA, n, K, B, x, 1, 0);
-        m = SAIS_FN(collect_lms)(SA, C, B, K);
+        m = SAIS_FN(collect_lms)(SA, n, C, B, K, sais_steps_threads(x, n));
         int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_steps_threads(x, n), x->buf,
                                           parts);
         if (names < m) {
@@ -785,7 +855,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             if (rc == PC_OK && !keep) {
                 rc = sais_buckets_alloc(n, K, x->threads, &C, &H, err);
                 if (rc == PC_OK)
-                    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, x->threads);
+                    SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, sais_steps_threads(x, n));
             }
             if (rc != PC_OK) {
                 pc_free(C);
