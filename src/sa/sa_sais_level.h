@@ -763,6 +763,67 @@ static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int
     }
 }
 
+/* The place of the sorted LMS suffixes SA[0..m) of a large alphabet on
+ * the threads, in rounds of at most cap entries from the top down (buf:
+ * cap slots). SA[0..m) is sorted by first symbol, so the suffixes of one
+ * bucket c are a stretch of it, the one at index i going to B[c] - 1 -
+ * (its stretch's last index in the round - i) (B = bucket ends, moved down
+ * by each round). Each thread takes a part of the round: it reads its
+ * entries' buckets (the random text reads) and, for the stretch that goes
+ * on past its part, that stretch's end by binary search; then every
+ * source is zeroed; then every thread writes its entries, a slot >= i
+ * never below the round, and the thread holding a stretch's first entry
+ * moves B[c] down to that entry's slot. A stretch's first entry is marked
+ * in buf by the complement of its position. */
+static void SAIS_FN(place_sorted_par)(const SAIS_CH *T, int32_t *SA, int32_t m, int32_t *B,
+                                      int threads, sais_slot *buf, int32_t cap)
+{
+    for (int32_t r1 = m; r1 > 0;) {
+        int32_t r0 = r1 > cap ? r1 - cap : 0;
+#pragma omp parallel num_threads(threads)
+        {
+            int t = omp_get_thread_num(), nth = omp_get_num_threads();
+            int32_t a = r0 + (int32_t)((int64_t)(r1 - r0) * t / nth);
+            int32_t b = r0 + (int32_t)((int64_t)(r1 - r0) * (t + 1) / nth);
+            int32_t last = -1; /* the current stretch's last index */
+            int32_t cur = -1;  /* its bucket */
+            for (int32_t i = b - 1; i >= a; i--) {
+                if (i >= a + SAIS_PF)
+                    __builtin_prefetch(&T[SA[i - SAIS_PF]]);
+                int32_t p = SA[i], c = (int32_t)T[p];
+                if (c != cur) {
+                    cur = c;
+                    last = i;
+                    if (i == b - 1) { /* it may go on past the part */
+                        int32_t lo = b, hi = r1; /* first index >= b of another bucket */
+                        while (lo < hi) {
+                            int32_t mid = lo + (hi - lo) / 2;
+                            if ((int32_t)T[SA[mid]] == c)
+                                lo = mid + 1;
+                            else
+                                hi = mid;
+                        }
+                        last = lo - 1;
+                    }
+                }
+                int first = i == r0 || (int32_t)T[SA[i - 1]] != c;
+                buf[i - r0] = (sais_slot){ B[c] - 1 - (last - i), first ? ~p : p };
+            }
+#pragma omp barrier
+            memset(SA + a, 0, sizeof *SA * (size_t)(b - a));
+#pragma omp barrier
+            for (int32_t i = a; i < b; i++) {
+                const sais_slot *o = &buf[i - r0];
+                int32_t p = o->v < 0 ? ~o->v : o->v;
+                SA[o->c] = p;
+                if (o->v < 0)
+                    B[T[p]] = o->c;
+            }
+        }
+        r1 = r0;
+    }
+}
+
 /* Places the sorted LMS suffixes SA[0..m) at the ends of their buckets, in
  * order (B = bucket ends, moved down; C = bucket sizes), zeroing every
  * other entry. The i-th goes to a slot >= i, so going from the last down
@@ -770,9 +831,10 @@ static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int
  * of one bucket are contiguous in SA[0..m) (sorted by their first
  * symbol): each bucket's share is found by binary search and moved as a
  * block, the highest bucket first, instead of reading the text of every
- * suffix at random. */
+ * suffix at random. A larger alphabet on threads: place_sorted_par. */
 static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32_t m,
-                                      int32_t *B, const int32_t *C, int32_t K)
+                                      int32_t *B, const int32_t *C, int32_t K, int threads,
+                                      sais_slot *buf, int32_t cap)
 {
     if (sizeof(SAIS_CH) == 1) {
         int32_t hi = m;
@@ -798,7 +860,11 @@ static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, 
         }
         return;
     }
-    memset(SA + m, 0, sizeof *SA * (size_t)(n - m));
+    sais_zero(SA + m, n - m, threads);
+    if (threads > 1 && buf) {
+        SAIS_FN(place_sorted_par)(T, SA, m, B, threads, buf, cap);
+        return;
+    }
     for (int32_t i = m - 1; i >= 0; i--) {
         if (i >= SAIS_PF)
             __builtin_prefetch(&T[SA[i - SAIS_PF]]);
@@ -874,7 +940,8 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     if (m > 0)
         SAIS_FN(lms_positions)(T, n, SA, m, sais_steps_threads(x, n), parts);
     sais_bucket_ends(C, B, K);
-    SAIS_FN(place_sorted_lms)(T, n, SA, m, B, C, K);
+    SAIS_FN(place_sorted_lms)(T, n, SA, m, B, C, K, sais_steps_threads(x, n), x->buf,
+                              x->block * x->threads);
     sais_bucket_starts(C, B, K);
     SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
     if (sais_par(x, n))
