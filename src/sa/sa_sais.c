@@ -21,12 +21,15 @@
  * n = 2^20 on) and the Kasai LCP afterwards (LCP 4n + inverse SA 4n)
  * within 13n.
  *
- * Threads: the byte histogram is counted in parallel blocks, the naming
- * and the LMS gather in parts; an induce step reads entries that earlier
+ * Threads: the histograms are counted in parallel blocks (atomically for
+ * large alphabets), the naming, the LMS gather and collection in parts,
+ * the placements in blocks; an induce step reads entries that earlier
  * steps wrote, but a run of filled entries ahead of the scan is final, so
  * such runs are shared: the threads gather the random text reads of their
  * parts and count them per bucket, the counts give each part its slots in
- * pass order, the threads write (sa_sais_level.h, induce). */
+ * pass order, the threads write; from 4 threads the rest of a pass goes in
+ * blocks whose slots thread 0 assigns one by one, forwarding what a block
+ * induces into itself (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <string.h>
