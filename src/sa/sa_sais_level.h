@@ -778,6 +778,7 @@ static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int
 static void SAIS_FN(place_sorted_par)(const SAIS_CH *T, int32_t *SA, int32_t m, int32_t *B,
                                       int threads, sais_slot *buf, int32_t cap)
 {
+    (void)threads; /* read only by the pragma: unused without OpenMP */
     for (int32_t r1 = m; r1 > 0;) {
         int32_t r0 = r1 > cap ? r1 - cap : 0;
 #pragma omp parallel num_threads(threads)
