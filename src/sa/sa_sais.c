@@ -158,8 +158,8 @@ static void sais_zero(int32_t *SA, int32_t n, int threads)
  * recursion. */
 static int sais_keep_buckets(int32_t K) { return K <= SAIS_KEEP_MAX; }
 
-/* Takes the two bucket arrays of a level (*C, 2K entries: sizes, then
- * pointers) and, when the histogram is counted in parallel, one histogram
+/* Takes the two bucket arrays of a level (*C, 2K + 1 entries: sizes, then
+ * pointers, then a counter that stays 0) and, when the histogram is counted in parallel, one histogram
  * per thread (*H, else NULL): for the byte level and for reduced levels
  * whose histograms take at most n/4 bytes (threads x K <= n/16; the first
  * reduced level of text, 50 thousand names for 20 million symbols at 64
@@ -168,7 +168,9 @@ static int sais_keep_buckets(int32_t K) { return K <= SAIS_KEEP_MAX; }
 static int sais_buckets_alloc(int32_t n, int32_t K, int threads, int32_t **C, int32_t **H,
                               pc_error *err)
 {
-    *C = pc_malloc_array(2 * (size_t)K, sizeof **C);
+    *C = pc_malloc_array(2 * (size_t)K + 1, sizeof **C);
+    if (*C)
+        (*C)[2 * (size_t)K] = 0; /* B[K]: the no-bucket counter of induce, never moved */
     *H = NULL;
     if (*C && threads > 1 && n >= g_sais_par_induce_min
         && (K <= 4096 || (int64_t)threads * K <= n / 16)) {

@@ -476,18 +476,21 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                  * becomes the slot); a slot inside the block is an entry
                  * this block's scan still has to meet, so its record is
                  * made now (forward) */
-                for (int32_t k = 0; k < hi - lo; k++) {
-                    sais_slot *o = &buf[spass ? hi - lo - 1 - k : k];
-                    if (k + SAIS_PF < hi - lo) {
-                        const sais_slot *f = &buf[spass ? hi - lo - 1 - k - SAIS_PF : k + SAIS_PF];
-                        if (f->c >= 0)
-                            __builtin_prefetch(&B[f->c], 1);
+                /* without a branch on whether an entry induces (about
+                 * half do, in no pattern): one that does not reads and
+                 * writes back B[K], a counter that stays 0 */
+                uint32_t len = (uint32_t)(hi - lo);
+                for (uint32_t k = 0; k < len; k++) {
+                    sais_slot *o = &buf[spass ? len - 1 - k : k];
+                    if (SAIS_BIG_K && k + SAIS_PF < len) {
+                        const sais_slot *f = &buf[spass ? len - 1 - k - SAIS_PF : k + SAIS_PF];
+                        __builtin_prefetch(&B[f->c >= 0 ? f->c : K], 1);
                     }
-                    if (o->c < 0)
-                        continue;
-                    int32_t slot = spass ? --B[o->c] : B[o->c]++;
-                    o->c = slot;
-                    if (slot >= lo && slot < hi)
+                    int32_t c = o->c, src = c >= 0, at = src ? c : K;
+                    int32_t slot = spass ? B[at] - src : B[at];
+                    B[at] = spass ? slot : slot + src;
+                    o->c = src ? slot : -1;
+                    if (src & ((uint32_t)(slot - lo) < len))
                         SAIS_FN(forward)(T, o->v, spass, &buf[slot - lo]);
                 }
             }
