@@ -532,25 +532,15 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
 
 /* After the first S pass (flags kept, B = the S regions' starts): moves the
  * LMS suffixes, now sorted by their LMS substrings, to SA[0..m), in order.
- * C holds the bucket sizes (n entries in all). Returns m. With threads,
- * the positions are cut into one part per thread (the bucket where each
+ * C holds the bucket sizes (n entries in all). Returns m. The positions
+ * are cut into one part per thread (the bucket where each
  * part starts found by one pass over C); each thread compacts the LMS
  * entries of its part to the part's start (a write never passes the read),
  * then the compacted parts are moved down in order, one memmove each. */
 static int32_t SAIS_FN(collect_lms)(int32_t *SA, int32_t n, const int32_t *C, const int32_t *B,
                                     int32_t K, int threads)
 {
-    int np = threads > SAIS_MAX_PARTS ? SAIS_MAX_PARTS : threads;
-    if (np <= 1) {
-        int32_t m = 0, end = 0;
-        for (int32_t c = 0; c < K; c++) {
-            end += C[c];
-            for (int32_t i = B[c]; i < end; i++)
-                if (SA[i] > 0)
-                    SA[m++] = SA[i];
-        }
-        return m;
-    }
+    int np = threads > SAIS_MAX_PARTS ? SAIS_MAX_PARTS : threads < 1 ? 1 : threads;
     /* part u: positions [pb[u], pb[u + 1]), its first bucket cb[u], which
      * starts at sb[u] */
     int32_t pb[SAIS_MAX_PARTS + 1], cb[SAIS_MAX_PARTS + 1], sb[SAIS_MAX_PARTS + 1];
@@ -589,7 +579,8 @@ static int32_t SAIS_FN(collect_lms)(int32_t *SA, int32_t n, const int32_t *C, co
     }
     int32_t m = 0;
     for (int v = 0; v < np; v++) {
-        memmove(SA + m, SA + pb[v], sizeof *SA * (size_t)cnt[v]);
+        if (m != pb[v]) /* one part (one thread): already in place */
+            memmove(SA + m, SA + pb[v], sizeof *SA * (size_t)cnt[v]);
         m += cnt[v];
     }
     return m;
