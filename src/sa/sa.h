@@ -99,6 +99,18 @@ void sa_sais_test_solo(void);
  * assigning slots. Not thread-safe; set it before building. */
 void sa_sais_test_hist(int32_t k);
 
+/* Test hook: how sais names the byte level's LMS substrings: mode 1 (the
+ * default) by hashing where the text suits it, else by induced sorting;
+ * 0 always by induced sorting; 2 by hashing with tiny limits (48 distinct
+ * substrings and 4 long ones a part), so that tests reach its giving way
+ * part-way; 3 by hashing with no limit on distinct substrings (the long
+ * ones keep theirs). Not thread-safe; set it before building. */
+void sa_sais_test_hash(int mode);
+
+/* Test hook: how many byte levels were named by hashing and how many gave
+ * way to induced sorting since the last call (then both are reset). */
+void sa_sais_test_hash_counts(int32_t *named, int32_t *declined);
+
 /* Test hook: the first step of a sais level on the bytes T[0..n) (n >= 2):
  * every LMS suffix at the end of its bucket, right to left, into SA[0..n)
  * (zeroed first), on `threads` threads when > 1 (blocks of positions,

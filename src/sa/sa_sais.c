@@ -32,6 +32,7 @@
  * induces into itself (sa_sais_level.h, induce). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -309,6 +310,9 @@ static int sais_steps_threads(const sais_ctx *x, int32_t n)
 
 static int sais_reduced(int32_t *R, int32_t *SA, int32_t m, int32_t names, sais_ctx *x,
                         pc_error *err);
+static int g_sais_hash_mode;
+static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, int32_t *m,
+                            int32_t *names, int32_t *parts, pc_error *err);
 
 #define SAIS_CH uint8_t
 #define SAIS_FN(x) sais_##x##_u8
@@ -317,6 +321,8 @@ static int sais_reduced(int32_t *R, int32_t *SA, int32_t m, int32_t names, sais_
 #undef SAIS_CH
 #undef SAIS_FN
 #undef SAIS_BIG_K
+
+#include "sa_sais_hash.h"
 
 #define SAIS_CH int32_t
 #define SAIS_FN(x) sais_##x##_i32

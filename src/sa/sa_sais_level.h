@@ -869,6 +869,19 @@ static void SAIS_FN(place_sorted_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, 
     }
 }
 
+/* The L pass, then the S pass (unflag: the final one, see induce), from
+ * the LMS suffixes at their bucket ends (C = bucket sizes, B moved). */
+static void SAIS_FN(induce_both)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
+                                 const int32_t *C, int32_t *B, sais_ctx *x, int unflag)
+{
+    sais_bucket_starts(C, B, K);
+    SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
+    if (sais_par(x, n))
+        sais_empty_s_regions(SA, C, B, K);
+    sais_bucket_ends(C, B, K);
+    SAIS_FN(induce)(T, SA, n, K, B, x, 1, unflag);
+}
+
 /* Sorts the suffixes of T[0..n) (symbols in [0, K)) into SA[0..n): one
  * SA-IS level, recursing on the reduced string of the LMS substrings when
  * their names are not all distinct. The reduced string lives in the upper
@@ -892,19 +905,28 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     SAIS_FN(count)(T, n, C, K, x->loaded ? NULL : H, sais_steps_threads(x, n));
     sais_bucket_ends(C, B, K);
     int steps = sais_steps_threads(x, n);
-    sais_zero(SA, n, steps);
-    int32_t m = steps > 1 ? SAIS_FN(place_lms_par)(T, n, SA, B, K, H, steps)
-                          : SAIS_FN(place_lms)(T, n, SA, B);
+    int32_t m = 0, names = 0;
+    int hashed = 0; /* the byte level's LMS substrings named by hashing (sa_sais_hash.h) */
+    if (sizeof(SAIS_CH) == 1 && g_sais_hash_mode) {
+        hashed = sais_name_hashed((const uint8_t *)(const void *)T, n, SA, steps, &m, &names,
+                                  parts, err);
+        if (hashed < 0) {
+            pc_free(C);
+            pc_free(H);
+            return hashed;
+        }
+    }
+    if (!hashed) {
+        sais_zero(SA, n, steps);
+        m = steps > 1 ? SAIS_FN(place_lms_par)(T, n, SA, B, K, H, steps)
+                      : SAIS_FN(place_lms)(T, n, SA, B);
+    }
     if (m > 1) {
-        sais_bucket_starts(C, B, K);
-        SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
-        if (sais_par(x, n))
-            sais_empty_s_regions(SA, C, B, K);
-        sais_bucket_ends(C, B, K);
-        SAIS_FN(induce)(T, SA, n, K, B, x, 1, 0);
-        m = SAIS_FN(collect_lms)(SA, n, C, B, K, sais_steps_threads(x, n));
-        int32_t names = SAIS_FN(name_lms)(T, n, SA, m, sais_steps_threads(x, n), x->buf,
-                                          parts);
+        if (!hashed) {
+            SAIS_FN(induce_both)(T, SA, n, K, C, B, x, 0);
+            m = SAIS_FN(collect_lms)(SA, n, C, B, K, sais_steps_threads(x, n));
+            names = SAIS_FN(name_lms)(T, n, SA, m, sais_steps_threads(x, n), x->buf, parts);
+        }
         if (names < m) {
             int keep = sais_keep_buckets(K);
             if (!keep) {
@@ -937,12 +959,7 @@ static int SAIS_FN(level)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     sais_bucket_ends(C, B, K);
     SAIS_FN(place_sorted_lms)(T, n, SA, m, B, C, K, sais_steps_threads(x, n), x->buf,
                               x->block * x->threads);
-    sais_bucket_starts(C, B, K);
-    SAIS_FN(induce)(T, SA, n, K, B, x, 0, 0);
-    if (sais_par(x, n))
-        sais_empty_s_regions(SA, C, B, K);
-    sais_bucket_ends(C, B, K);
-    SAIS_FN(induce)(T, SA, n, K, B, x, 1, 1);
+    SAIS_FN(induce_both)(T, SA, n, K, C, B, x, 1);
     pc_free(C);
     pc_free(H);
     return PC_OK;

@@ -205,6 +205,21 @@ START_TEST(sais_large_repetitive)
         sa_sais_test_narrow(1);
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais uint16 vs int32 on %s", label);
         pc_free(b);
+        sa_sais_test_hash(0); /* the byte level named by induced sorting */
+        b = build_checked("sais", T, n, 1, label);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais hashed vs induced names on %s",
+                      label);
+        pc_free(b);
+        sa_sais_test_hash(2); /* tiny limits: the hashing gives way part-way */
+        sa_sais_test_par_min(4096);
+        b = build_checked("sais", T, n, 5, label);
+        sa_sais_test_hash(1);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais hashing given way on %s",
+                      label);
+        pc_free(b);
+        b = build_checked("sais", T, n, 7, label); /* names hashed in 7 parts */
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais hashed in parts on %s", label);
+        pc_free(b);
         sa_sais_test_par_min(4096);
         sa_sais_test_hist(0); /* every shared run's slots one by one */
         b = build_checked("sais", T, n, 2, label);
@@ -296,6 +311,77 @@ START_TEST(sais_runs_across_blocks)
 }
 END_TEST
 
+/* The order of LMS substrings that the hashed naming relies on, where it
+ * is easiest to get wrong: bytes 0x00 and 0xff (the key's padding),
+ * substrings of 15 to 17 bytes (the longest keyed ones and the shortest
+ * long ones), long monotone runs, LMS substrings near the text's end and
+ * the one running into the sentinel, and the ends of parts. Each text is
+ * sorted with names hashed (1 and 3 threads, parts from 4096 positions),
+ * hashed with tiny limits, and induced; all pass the oracle and agree. */
+START_TEST(sais_hashed_names)
+{
+    pc_rng rng;
+    pc_rng_seed(&rng, 77);
+    const int32_t n = 9001;
+    uint8_t *T = make(n);
+    for (int c = 0; c < 12; c++) {
+        int32_t run = 0, base = 0; /* case 2: the current rising run */
+        for (int32_t i = 0; i < n; i++) {
+            uint64_t r = pc_rng_u64(&rng);
+            if (run == 0) { /* falling runs: LMS substrings of 14 to 16 bytes, 1 in 8 of 17 to 19 */
+                run = (int32_t)(r % 8 == 0 ? 16 + (r >> 8) % 3 : 13 + (r >> 8) % 3);
+                base = (int32_t)((r >> 16) % 4) + (c / 4) * 100;
+            }
+            switch (c % 4) {
+            case 0: /* two letters, 0x00 and 0xff */
+                T[i] = r & 1 ? 0xff : 0x00;
+                break;
+            case 1: /* three letters near the top, runs of 0xff */
+                T[i] = (uint8_t)(0xfd + r % 3);
+                break;
+            case 2: /* falling runs around 16 bytes, the longest keyed substring */
+                T[i] = (uint8_t)(base + run);
+                break;
+            default: /* long rising and falling ramps over every byte */
+                T[i] = (uint8_t)((i / 300) & 1 ? 255 - i % 300 : i % 300);
+                break;
+            }
+            run--;
+        }
+        char label[48];
+        snprintf(label, sizeof label, "hashed names, case %d", c);
+        int32_t named, declined;
+        sa_sais_test_hash(0);
+        int32_t *a = build_checked("sais", T, n, 1, label);
+        sa_sais_test_hash_counts(&named, &declined);
+        ck_assert_int_eq(named + declined, 0);
+        sa_sais_test_hash(3);
+        int32_t *b = build_checked("sais", T, n, 1, label);
+        sa_sais_test_hash_counts(&named, &declined);
+        ck_assert_msg(named == 1 && declined == 0, "%s: not hashed (%d, %d)", label, named,
+                      declined);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "hashed vs induced on %s", label);
+        pc_free(b);
+        sa_sais_test_par_min(4096);
+        b = build_checked("sais", T, n, 3, label);
+        sa_sais_test_hash_counts(&named, &declined);
+        ck_assert_msg(named == 1, "%s: not hashed in parts", label);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "hashed in parts on %s", label);
+        pc_free(b);
+        sa_sais_test_hash(2);
+        b = build_checked("sais", T, n, 2, label);
+        sa_sais_test_hash(1);
+        sa_sais_test_par_min(0);
+        sa_sais_test_hash_counts(&named, &declined);
+        ck_assert_msg(declined == 1, "%s: tiny limits kept", label);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "hashing given way on %s", label);
+        pc_free(b);
+        pc_free(a);
+    }
+    pc_free(T);
+}
+END_TEST
+
 START_TEST(size_refused)
 {
     pc_error err;
@@ -319,6 +405,7 @@ static Suite *suite_adversarial(void)
     tcase_add_test(tc, repetitive_kinds);
     tcase_add_test(tc, sais_large_repetitive);
     tcase_add_test(tc, sais_runs_across_blocks);
+    tcase_add_test(tc, sais_hashed_names);
     tcase_add_test(tc, size_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -1,0 +1,405 @@
+/* sa_sais_hash.h - the first step of the byte level of sais without
+ * induced sorting: the LMS substrings of a byte text named by hashing.
+ * Included once by sa_sais.c after sa_sais_level.h (it uses the byte
+ * level's type_at and the context of a construction).
+ *
+ * Why: on text the byte level's LMS substrings are few and short (32 MB
+ * of English: 10 million of them, 38 thousand distinct up to 16 bytes,
+ * 17 thousand longer), yet sorting them by induction costs two passes
+ * over SA with a random text read per entry, and naming them compares
+ * neighbours at random places: a third of a one-thread construction, and
+ * the part that threads shared worst. A hash table of the distinct ones
+ * stays in the cache; the text is read in order, in one part per thread.
+ *
+ * The order. An LMS substring is compared by (symbol, type) pairs, L
+ * below S. For two distinct ones, that is the order of their bytes
+ * followed by an end above every byte: where the bytes first differ it is
+ * theirs; where one ends inside the other, the other's type there is L
+ * (an S after an L would be LMS and end it), which the end above every
+ * byte reproduces. And no LMS substring is a proper prefix of another.
+ * The last one runs into the virtual sentinel, below every byte; it is
+ * given its bytes, then the sentinel, as its symbols.
+ *
+ * Short substrings (at most 16 bytes) are keyed by their bytes padded
+ * with 0xff as two big-endian words: equal keys are equal substrings and
+ * the key order is the substring order (a padded 0xff never ties with a
+ * longer one: its last byte, LMS, is below the byte before it). Longer
+ * ones, the last of each part and those near the end of the text are
+ * "long": kept aside and compared byte by byte. Each part has its own
+ * table; their keys, sorted, and the long ones, sorted, are merged into
+ * the names.
+ *
+ * It declines (returns 0, and level() sorts by induction as before) when
+ * a part meets more distinct substrings than its share of a memory cap
+ * (random bytes, where the tables would not fit in the cache anyway) or
+ * more long ones than 1 in 64 of its positions: the byte-by-byte
+ * comparisons then cost more than the passes they replace. */
+
+/* Whether the byte level names by hashing; sa_sais_test_hash sets it. The
+ * limits: at most n / (64 parts) distinct short substrings a part (its
+ * table, at least half empty, takes at most 104 bytes for each: about 1.6n
+ * for all parts) and (part's positions) / 64 + 16 long ones; with the
+ * merge's arrays the construction stays within 9n. */
+static int g_sais_hash_mode = 1; /* 0: off, 1: on; the tests: 2 tiny limits, 3 no distinct limit */
+static int32_t g_sais_hash_named, g_sais_hash_declined; /* byte levels, for the tests */
+
+void sa_sais_test_hash(int mode) { g_sais_hash_mode = mode; }
+
+void sa_sais_test_hash_counts(int32_t *named, int32_t *declined)
+{
+    *named = g_sais_hash_named;
+    *declined = g_sais_hash_declined;
+    g_sais_hash_named = g_sais_hash_declined = 0;
+}
+
+typedef struct sais_hslot {
+    uint64_t hi, lo;
+    int32_t id; /* -1: empty */
+    int32_t pad;
+} sais_hslot;
+
+/* What one part of the text found. R_prov (in SA) holds, for each LMS
+ * position of the part in text order, its id in the part's table (>= 0)
+ * or ~(its index in the long list). */
+typedef struct sais_hpart {
+    int32_t plo, phi;   /* positions [plo, phi) */
+    int32_t count;      /* LMS positions in the part */
+    int32_t first;      /* the leftmost one, -1 when none */
+    sais_hslot *tab;    /* 2^log slots */
+    int log, fail;
+    int32_t used, lim;  /* distinct short substrings, and the most allowed */
+    int32_t *rep;       /* rep[2 id], rep[2 id + 1]: a position and length of id; then its name */
+    int32_t *lpos, *llen; /* long items: position and length; lpos becomes the name */
+    int32_t nlong, long_cap;
+} sais_hpart;
+
+/* A short or long item while they are sorted and merged. */
+typedef struct sais_hitem {
+    uint64_t hi, lo;  /* the key (short) */
+    int32_t pos, len; /* a position and the length (len > n - pos: runs into the sentinel) */
+    int32_t part, id; /* where its name goes: rep of a short, lpos of a long */
+} sais_hitem;
+
+/* Symbol j of the substring at pos of length len: its byte, the sentinel
+ * (-1) one past the text, and 256 (the end) past len. */
+static int sais_hsym(const uint8_t *T, int32_t n, int32_t pos, int32_t len, int32_t j)
+{
+    if (j >= len)
+        return 256;
+    return pos + j < n ? T[pos + j] : -1;
+}
+
+/* Compares two LMS substrings (position, length) in the order above. */
+static int sais_hcmp(const uint8_t *T, int32_t n, int32_t pa, int32_t la, int32_t pb, int32_t lb)
+{
+    for (int32_t j = 0;; j++) {
+        int a = sais_hsym(T, n, pa, la, j), b = sais_hsym(T, n, pb, lb, j);
+        if (a != b)
+            return a < b ? -1 : 1;
+        if (a == 256 || a < 0)
+            return 0; /* both ended (or both reached the sentinel: the same substring) */
+    }
+}
+
+/* The key of a substring of at most 16 bytes at pos. */
+static void sais_hkey(const uint8_t *T, int32_t n, int32_t pos, int32_t len, uint64_t *hi,
+                      uint64_t *lo)
+{
+    uint64_t w[2] = { ~(uint64_t)0, ~(uint64_t)0 };
+    if (pos <= n - 16) {
+        uint64_t a, b;
+        memcpy(&a, T + pos, 8);
+        memcpy(&b, T + pos + 8, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        a = __builtin_bswap64(a);
+        b = __builtin_bswap64(b);
+#endif
+        w[0] = len >= 8 ? a : a | (~(uint64_t)0 >> (8 * len));
+        w[1] = len >= 16 ? b : len <= 8 ? ~(uint64_t)0 : b | (~(uint64_t)0 >> (8 * (len - 8)));
+    } else {
+        for (int32_t j = 0; j < len; j++) {
+            uint64_t c = T[pos + j];
+            int sh = 8 * (7 - (j & 7));
+            w[j >> 3] = (w[j >> 3] & ~((uint64_t)0xff << sh)) | (c << sh);
+        }
+    }
+    *hi = w[0];
+    *lo = w[1];
+}
+
+static uint64_t sais_hhash(uint64_t hi, uint64_t lo)
+{
+    uint64_t x = hi ^ (lo * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 29;
+    return x;
+}
+
+/* Inserts a key found at pos (length len) into part h's table; returns its
+ * id, or -1 when the part is over its limit (or a table would not grow). */
+static int32_t sais_hinsert(sais_hpart *h, uint64_t hi, uint64_t lo, int32_t pos, int32_t len)
+{
+    size_t mask = ((size_t)1 << h->log) - 1;
+    for (size_t s = sais_hhash(hi, lo) >> (64 - h->log);; s = (s + 1) & mask) {
+        sais_hslot *e = &h->tab[s];
+        if (e->id < 0) {
+            if (h->used >= h->lim)
+                return -1;
+            e->hi = hi;
+            e->lo = lo;
+            e->id = h->used;
+            h->rep[2 * (size_t)h->used] = pos;
+            h->rep[2 * (size_t)h->used + 1] = len;
+            h->used++;
+            if (2 * (size_t)h->used > mask + 1) { /* half full: twice the slots */
+                sais_hslot *bigger = pc_malloc_array((mask + 1) * 2, sizeof *bigger);
+                if (!bigger)
+                    return -2;
+                memset(bigger, 0xff, (mask + 1) * 2 * sizeof *bigger);
+                int log = h->log + 1;
+                size_t m2 = ((size_t)1 << log) - 1;
+                for (size_t k = 0; k <= mask; k++) {
+                    const sais_hslot *o = &h->tab[k];
+                    if (o->id < 0)
+                        continue;
+                    size_t t = sais_hhash(o->hi, o->lo) >> (64 - log);
+                    while (bigger[t].id >= 0)
+                        t = (t + 1) & m2;
+                    bigger[t] = *o;
+                }
+                pc_free(h->tab);
+                h->tab = bigger;
+                h->log = log;
+            }
+            return h->used - 1;
+        }
+        if (e->hi == hi && e->lo == lo)
+            return e->id;
+    }
+}
+
+/* Scans part h of T: its LMS positions in text order to SA[phi/2 - count
+ * .. phi/2) (at most (phi - plo) / 2 of them: they are 2 apart, and the
+ * last position of the text is L), then each replaced by its id or long
+ * index. Sets h->fail (1: over a limit, 2: out of memory). */
+static void sais_hscan(const uint8_t *T, int32_t n, int32_t *SA, sais_hpart *h)
+{
+    int32_t plo = h->plo, phi = h->phi, top = phi / 2, base = plo / 2, j = top, spare;
+    h->count = 0;
+    h->first = -1;
+    if (phi - plo < 2) /* nothing, or the text's last position, which is L */
+        return;
+    /* positions right to left, each written at SA[j-1] and kept when LMS
+     * (no branch); once the region is full, only positions that are not
+     * LMS remain, and they go to a spare entry instead of the part below */
+    int sn = sais_type_at_u8(T, n, phi - 1);
+    for (int32_t i = phi - 2; i >= (plo > 0 ? plo - 1 : 0); i--) {
+        int s = T[i] < T[i + 1] + sn;
+        *(j > base ? &SA[j - 1] : &spare) = i + 1;
+        j -= sn > s;
+        sn = s;
+    }
+    int32_t *P = SA + j, cnt = top - j;
+    h->count = cnt;
+    if (cnt == 0)
+        return;
+    h->first = P[0];
+    for (int32_t k = 0; k < cnt; k++) {
+        int32_t p = P[k], len = k + 1 < cnt ? P[k + 1] - p + 1 : 0;
+        if (k + 8 < cnt)
+            __builtin_prefetch(&T[P[k + 8]]);
+        int32_t v;
+        if (len > 0 && len <= 16) {
+            uint64_t hi, lo;
+            sais_hkey(T, n, p, len, &hi, &lo);
+            v = sais_hinsert(h, hi, lo, p, len);
+            if (v < 0) {
+                h->fail = v == -2 ? 2 : 1;
+                return;
+            }
+        } else { /* longer, or the part's last (its length is known later) */
+            if (h->nlong >= h->long_cap) {
+                h->fail = 1;
+                return;
+            }
+            h->lpos[h->nlong] = p;
+            h->llen[h->nlong] = len; /* 0: the part's last */
+            v = ~h->nlong;
+            h->nlong++;
+        }
+        P[k] = v;
+    }
+}
+
+static int sais_hitem_key_cmp(const void *a, const void *b)
+{
+    const sais_hitem *x = a, *y = b;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Sorts the long items it[0..k) by sais_hcmp (merge sort, tmp: k items). */
+static void sais_hsort_long(const uint8_t *T, int32_t n, sais_hitem *it, sais_hitem *tmp, size_t k)
+{
+    for (size_t w = 1; w < k; w *= 2) {
+        for (size_t lo = 0; lo < k; lo += 2 * w) {
+            size_t mid = lo + w < k ? lo + w : k, hi = lo + 2 * w < k ? lo + 2 * w : k;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                tmp[o++] = sais_hcmp(T, n, it[b].pos, it[b].len, it[a].pos, it[a].len) < 0
+                               ? it[b++] : it[a++];
+            while (a < mid)
+                tmp[o++] = it[a++];
+            while (b < hi)
+                tmp[o++] = it[b++];
+        }
+        memcpy(it, tmp, k * sizeof *it);
+    }
+}
+
+static void sais_hparts_free(sais_hpart *hp, int np)
+{
+    for (int t = 0; t < np; t++) {
+        pc_free(hp[t].tab);
+        pc_free(hp[t].rep);
+        pc_free(hp[t].lpos);
+        pc_free(hp[t].llen);
+    }
+}
+
+/* Names the LMS substrings of T[0..n) (n >= 2) by hashing, on nt threads:
+ * on success the reduced string (names in text order, from 0) is in
+ * SA[n-m..n), *m and *names are set, parts as name_lms sets it, and it
+ * returns 1. Returns 0 when it declines (SA's contents are then scratch),
+ * or PC_ENOMEM. */
+static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, int32_t *m,
+                            int32_t *names, int32_t *parts, pc_error *err)
+{
+    (void)nt; /* read only by the pragmas */
+    int np = nt > SAIS_MAX_PARTS ? SAIS_MAX_PARTS : nt < 1 ? 1 : nt;
+    sais_hpart hp[SAIS_MAX_PARTS];
+    memset(hp, 0, sizeof hp);
+    int64_t lim = g_sais_hash_mode == 2   ? 48
+                  : g_sais_hash_mode == 3 ? n / 2 + 1
+                                          : (int64_t)n / (64 * (int64_t)np);
+    if (lim < 64 && g_sais_hash_mode != 2)
+        lim = 64;
+    int oom = 0;
+    for (int t = 0; t < np && !oom; t++) {
+        sais_hpart *h = &hp[t];
+        h->plo = (int32_t)((int64_t)n * t / np) & ~1;
+        h->phi = t == np - 1 ? n : (int32_t)((int64_t)n * (t + 1) / np) & ~1;
+        h->lim = (int32_t)lim;
+        h->log = 10;
+        h->long_cap = g_sais_hash_mode == 2 ? 4 : (h->phi - h->plo) / 64 + 16;
+        h->tab = pc_malloc_array((size_t)1 << h->log, sizeof *h->tab);
+        h->rep = pc_malloc_array(2 * (size_t)h->lim, sizeof *h->rep);
+        h->lpos = pc_malloc_array((size_t)h->long_cap, sizeof *h->lpos);
+        h->llen = pc_malloc_array((size_t)h->long_cap, sizeof *h->llen);
+        oom = !h->tab || !h->rep || !h->lpos || !h->llen;
+        if (!oom)
+            memset(h->tab, 0xff, ((size_t)1 << h->log) * sizeof *h->tab);
+    }
+    if (oom) {
+        sais_hparts_free(hp, np);
+        return pc_error_nomem(err, "SA-IS name tables");
+    }
+#pragma omp parallel for num_threads(np) if (np > 1) schedule(static, 1)
+    for (int t = 0; t < np; t++)
+        sais_hscan(T, n, SA, &hp[t]);
+    int fail = 0;
+    size_t nshort = 0, nlong = 0;
+    int32_t total = 0;
+    for (int t = 0; t < np; t++) {
+        fail = fail > hp[t].fail ? fail : hp[t].fail;
+        nshort += (size_t)hp[t].used;
+        nlong += (size_t)hp[t].nlong;
+        total += hp[t].count;
+    }
+    if (fail) {
+        sais_hparts_free(hp, np);
+        g_sais_hash_declined += fail == 1;
+        return fail == 2 ? pc_error_nomem(err, "SA-IS name tables") : 0;
+    }
+    /* the length of each part's last LMS substring: up to the next part's
+     * first LMS position, or into the sentinel */
+    for (int t = 0; t < np; t++) {
+        sais_hpart *h = &hp[t];
+        for (int32_t k = 0; k < h->nlong; k++) {
+            if (h->llen[k] != 0)
+                continue;
+            int32_t next = -1;
+            for (int u = t + 1; u < np && next < 0; u++)
+                next = hp[u].first;
+            h->llen[k] = next >= 0 ? next - h->lpos[k] + 1 : n - h->lpos[k] + 1;
+        }
+    }
+    sais_hitem *sh = pc_malloc_array(nshort + 2 * nlong + 1, sizeof *sh);
+    if (!sh) {
+        sais_hparts_free(hp, np);
+        return pc_error_nomem(err, "SA-IS name tables");
+    }
+    sais_hitem *lg = sh + nshort, *tmp = lg + nlong;
+    size_t a = 0, b = 0;
+    for (int t = 0; t < np; t++) {
+        sais_hpart *h = &hp[t];
+        for (size_t s = 0; s < (size_t)1 << h->log; s++) {
+            const sais_hslot *e = &h->tab[s];
+            if (e->id >= 0)
+                sh[a++] = (sais_hitem){ e->hi, e->lo, h->rep[2 * (size_t)e->id],
+                                        h->rep[2 * (size_t)e->id + 1], t, e->id };
+        }
+        for (int32_t k = 0; k < h->nlong; k++)
+            lg[b++] = (sais_hitem){ 0, 0, h->lpos[k], h->llen[k], t, k };
+    }
+    qsort(sh, nshort, sizeof *sh, sais_hitem_key_cmp);
+    sais_hsort_long(T, n, lg, tmp, nlong);
+    /* merged in order; a name per distinct substring */
+    int32_t name = -1, ppos = 0, plen = 0;
+    int pshort = 0;
+    uint64_t phi_ = 0, plo_ = 0;
+    for (a = 0, b = 0; a < nshort || b < nlong;) {
+        int take_short = b >= nlong
+                         || (a < nshort
+                             && sais_hcmp(T, n, sh[a].pos, sh[a].len, lg[b].pos, lg[b].len) < 0);
+        const sais_hitem *it = take_short ? &sh[a++] : &lg[b++];
+        int same = name >= 0
+                   && (take_short && pshort ? it->hi == phi_ && it->lo == plo_
+                                            : sais_hcmp(T, n, it->pos, it->len, ppos, plen) == 0);
+        name += !same;
+        ppos = it->pos;
+        plen = it->len;
+        pshort = take_short;
+        phi_ = it->hi;
+        plo_ = it->lo;
+        if (take_short)
+            hp[it->part].rep[2 * (size_t)it->id] = name;
+        else
+            hp[it->part].lpos[it->id] = name;
+    }
+    pc_free(sh);
+    /* each part's ids to names, moved to the reduced string's place */
+    int32_t before[SAIS_MAX_PARTS];
+    for (int t = 0, s = 0; t < np; s += hp[t].count, t++)
+        before[t] = s;
+#pragma omp parallel for num_threads(np) if (np > 1) schedule(static, 1)
+    for (int t = 0; t < np; t++) {
+        const sais_hpart *h = &hp[t];
+        const int32_t *src = SA + h->phi / 2 - h->count;
+        int32_t *dst = SA + n - total + before[t];
+        for (int32_t k = 0; k < h->count; k++) {
+            int32_t v = src[k];
+            dst[k] = v >= 0 ? h->rep[2 * (size_t)v] : h->lpos[~v];
+        }
+    }
+    parts[0] = np > 1 ? np : 0;
+    for (int t = 0; t < np && np > 1; t++)
+        parts[1 + t] = hp[t].count;
+    sais_hparts_free(hp, np);
+    *m = total;
+    *names = name + 1;
+    g_sais_hash_named++;
+    return 1;
+}
