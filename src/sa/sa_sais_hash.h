@@ -25,23 +25,23 @@
  * the key order is the substring order (a padded 0xff never ties with a
  * longer one: its last byte, LMS, is below the byte before it). Longer
  * ones, the last of each part and those near the end of the text are
- * "long": kept aside and compared byte by byte. Each part has its own
- * table; the tables are then poured into one (each distinct key once: 16
- * parts of text hold the same 50 thousand keys, and sorting 800 thousand
- * was a serial 0.1 s), whose keys, sorted, and the long ones, sorted, are
- * merged into the names.
+ * "long": kept aside and compared byte by byte. The parts share one
+ * table (open addressing; a thread claims an empty slot by compare and
+ * swap, writes the key, then publishes its id): one table per part held
+ * the same keys 16 times over at 16 threads, and the 350 thousand of a
+ * random megabyte repeated did not fit them. The table's keys, sorted,
+ * and the long ones, sorted, are merged into the names.
  *
  * It declines (returns 0, and level() sorts by induction as before) when
- * a part meets more distinct substrings than its share of a memory cap
- * (random bytes, where the tables would not fit in the cache anyway) or
- * more long ones than 1 in 64 of its positions: the byte-by-byte
- * comparisons then cost more than the passes they replace. */
+ * the text has more distinct keyed substrings than n / 128 (random bytes,
+ * where the table would not stay in the cache anyway) or a part more long
+ * ones than 1 in 64 of its positions: the byte-by-byte comparisons then
+ * cost more than the passes they replace. */
 
 /* Whether the byte level names by hashing; sa_sais_test_hash sets it. The
- * limits: at most n / (64 parts) distinct short substrings a part (its
- * table, at least half empty, takes at most 104 bytes for each: about 1.6n
- * for all parts) and (part's positions) / 64 + 16 long ones; with the
- * merge's arrays the construction stays within 9n. */
+ * limits above make the table (at least half empty, 24 bytes a slot) at
+ * most 0.75n bytes and the merge's arrays at most 1.6n: the construction
+ * stays within 9n. */
 static int g_sais_hash_mode = 1; /* 0: off, 1: on; the tests: 2 tiny limits, 3 no distinct limit */
 static int32_t g_sais_hash_named, g_sais_hash_declined; /* byte levels, for the tests */
 
@@ -56,9 +56,18 @@ void sa_sais_test_hash_counts(int32_t *named, int32_t *declined)
 
 typedef struct sais_hslot {
     uint64_t hi, lo;
-    int32_t id; /* -1: empty */
+    int32_t id; /* -1: empty, -2: claimed, its key being written */
     int32_t pad;
 } sais_hslot;
+
+/* The table the parts share, and the representatives of its keys. */
+typedef struct sais_htab {
+    sais_hslot *slot; /* 2^log slots */
+    int log;
+    int32_t used, lim; /* ids given out (atomic), and the most allowed */
+    int32_t *rep;      /* rep[2 id], rep[2 id + 1]: a position and length of id */
+    int full;          /* 1 once an id at or past lim was given (atomic) */
+} sais_htab;
 
 /* What one part of the text found. R_prov (in SA) holds, for each LMS
  * position of the part in text order, its id in the part's table (>= 0)
@@ -67,10 +76,7 @@ typedef struct sais_hpart {
     int32_t plo, phi;   /* positions [plo, phi) */
     int32_t count;      /* LMS positions in the part */
     int32_t first;      /* the leftmost one, -1 when none */
-    sais_hslot *tab;    /* 2^log slots */
-    int log, fail;
-    int32_t used, lim;  /* distinct short substrings, and the most allowed */
-    int32_t *rep;       /* rep[2 id], rep[2 id + 1]: a position and length of id; then its name */
+    int fail;           /* 1: over a limit */
     int32_t *lpos, *llen; /* long items: position and length; lpos becomes the name */
     int32_t nlong, long_cap;
 } sais_hpart;
@@ -138,63 +144,45 @@ static uint64_t sais_hhash(uint64_t hi, uint64_t lo)
     return x;
 }
 
-/* The id of the key (hi, lo) in a table of 2^*log slots (*used ids given
- * out so far): when absent it gets the next id (*added = 1), unless max
- * ids are out already (-1); the table doubles when half full (-2: out of
- * memory). */
-static int32_t sais_htab_get(sais_hslot **tab, int *log, int32_t *used, int32_t max, uint64_t hi,
-                             uint64_t lo, int *added)
+/* The id of the key (hi, lo) in the shared table, the next id when it is
+ * new (its representative, pos and len, then recorded); -1 when that id
+ * is at or past the limit (the table is then marked full: the parts stop,
+ * each after at most one such id, so the table, sized for lim + 64 parts
+ * at half load, never fills). */
+static int32_t sais_htab_get(sais_htab *h, uint64_t hi, uint64_t lo, int32_t pos, int32_t len)
 {
-    size_t mask = ((size_t)1 << *log) - 1;
-    *added = 0;
-    for (size_t s = sais_hhash(hi, lo) >> (64 - *log);; s = (s + 1) & mask) {
-        sais_hslot *e = &(*tab)[s];
-        if (e->id >= 0 && e->hi == hi && e->lo == lo)
-            return e->id;
-        if (e->id >= 0)
-            continue;
-        if (*used >= max)
-            return -1;
-        *e = (sais_hslot){ hi, lo, *used, 0 };
-        *added = 1;
-        if (2 * (size_t)++*used > mask + 1) {
-            int lg = *log + 1;
-            size_t m2 = ((size_t)1 << lg) - 1;
-            sais_hslot *bigger = pc_malloc_array(m2 + 1, sizeof *bigger);
-            if (!bigger)
-                return -2;
-            memset(bigger, 0xff, (m2 + 1) * sizeof *bigger);
-            for (size_t k = 0; k <= mask; k++) {
-                const sais_hslot *o = &(*tab)[k];
-                if (o->id < 0)
-                    continue;
-                size_t t = sais_hhash(o->hi, o->lo) >> (64 - lg);
-                while (bigger[t].id >= 0)
-                    t = (t + 1) & m2;
-                bigger[t] = *o;
+    size_t mask = ((size_t)1 << h->log) - 1;
+    for (size_t s = sais_hhash(hi, lo) >> (64 - h->log);; s = (s + 1) & mask) {
+        sais_hslot *e = &h->slot[s];
+        int32_t id = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE);
+        if (id == -1) {
+            if (__atomic_compare_exchange_n(&e->id, &id, -2, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+                e->hi = hi;
+                e->lo = lo;
+                id = __atomic_fetch_add(&h->used, 1, __ATOMIC_RELAXED);
+                if (id < h->lim) {
+                    h->rep[2 * (size_t)id] = pos;
+                    h->rep[2 * (size_t)id + 1] = len;
+                } else {
+                    __atomic_store_n(&h->full, 1, __ATOMIC_RELAXED);
+                }
+                __atomic_store_n(&e->id, id, __ATOMIC_RELEASE);
+                return id < h->lim ? id : -1;
             }
-            pc_free(*tab);
-            *tab = bigger;
-            *log = lg;
         }
-        return *used - 1;
+        for (int spins = 0; id == -2; id = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE))
+            pc_spin_pause(&spins); /* another thread writes this slot's key */
+        if (e->hi == hi && e->lo == lo)
+            return id < h->lim ? id : -1;
     }
-}
-
-/* A table of 2^log slots, all empty; NULL when out of memory. */
-static sais_hslot *sais_htab_new(int log)
-{
-    sais_hslot *t = pc_malloc_array((size_t)1 << log, sizeof *t);
-    if (t)
-        memset(t, 0xff, ((size_t)1 << log) * sizeof *t);
-    return t;
 }
 
 /* Scans part h of T: its LMS positions in text order to SA[phi/2 - count
  * .. phi/2) (at most (phi - plo) / 2 of them: they are 2 apart, and the
  * last position of the text is L), then each replaced by its id or long
- * index. Sets h->fail (1: over a limit, 2: out of memory). */
-static void sais_hscan(const uint8_t *T, int32_t n, int32_t *SA, sais_hpart *h)
+ * index. Sets h->fail when over a limit (or when another part is). */
+static void sais_hscan(const uint8_t *T, int32_t n, int32_t *SA, sais_hpart *h, sais_htab *tab)
 {
     int32_t plo = h->plo, phi = h->phi, top = phi / 2, base = plo / 2, j = top, spare;
     h->count = 0;
@@ -223,16 +211,11 @@ static void sais_hscan(const uint8_t *T, int32_t n, int32_t *SA, sais_hpart *h)
         int32_t v;
         if (len > 0 && len <= 16) {
             uint64_t hi, lo;
-            int added;
             sais_hkey(T, n, p, len, &hi, &lo);
-            v = sais_htab_get(&h->tab, &h->log, &h->used, h->lim, hi, lo, &added);
-            if (v < 0) {
-                h->fail = v == -2 ? 2 : 1;
+            v = sais_htab_get(tab, hi, lo, p, len);
+            if (v < 0 || ((k & 1023) == 0 && __atomic_load_n(&tab->full, __ATOMIC_RELAXED))) {
+                h->fail = 1;
                 return;
-            }
-            if (added) {
-                h->rep[2 * (size_t)v] = p;
-                h->rep[2 * (size_t)v + 1] = len;
             }
         } else { /* longer, or the part's last (its length is known later) */
             if (h->nlong >= h->long_cap) {
@@ -275,14 +258,14 @@ static void sais_hsort_long(const uint8_t *T, int32_t n, sais_hitem *it, sais_hi
     }
 }
 
-static void sais_hparts_free(sais_hpart *hp, int np)
+static void sais_hparts_free(sais_hpart *hp, int np, sais_htab *tab)
 {
     for (int t = 0; t < np; t++) {
-        pc_free(hp[t].tab);
-        pc_free(hp[t].rep);
         pc_free(hp[t].lpos);
         pc_free(hp[t].llen);
     }
+    pc_free(tab->slot);
+    pc_free(tab->rep);
 }
 
 /* Names the LMS substrings of T[0..n) (n >= 2) by hashing, on nt threads:
@@ -297,45 +280,57 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
     int np = nt > SAIS_MAX_PARTS ? SAIS_MAX_PARTS : nt < 1 ? 1 : nt;
     sais_hpart hp[SAIS_MAX_PARTS];
     memset(hp, 0, sizeof hp);
+    sais_htab tab = { 0 };
     int64_t lim = g_sais_hash_mode == 2   ? 48
                   : g_sais_hash_mode == 3 ? n / 2 + 1
-                                          : (int64_t)n / (64 * (int64_t)np);
+                                          : (int64_t)n / 128;
     if (lim < 64 && g_sais_hash_mode != 2)
         lim = 64;
-    int oom = 0;
+    tab.lim = (int32_t)lim;
+    tab.log = 6;
+    while (((size_t)1 << tab.log) < 2 * ((size_t)lim + SAIS_MAX_PARTS))
+        tab.log++;
+    tab.slot = pc_malloc_array((size_t)1 << tab.log, sizeof *tab.slot);
+    tab.rep = pc_malloc_array(2 * (size_t)lim, sizeof *tab.rep);
+    int oom = !tab.slot || !tab.rep;
     for (int t = 0; t < np && !oom; t++) {
         sais_hpart *h = &hp[t];
         h->plo = (int32_t)((int64_t)n * t / np) & ~1;
         h->phi = t == np - 1 ? n : (int32_t)((int64_t)n * (t + 1) / np) & ~1;
-        h->lim = (int32_t)lim;
-        h->log = 10;
         h->long_cap = g_sais_hash_mode == 2 ? 4 : (h->phi - h->plo) / 64 + 16;
-        h->tab = sais_htab_new(h->log);
-        h->rep = pc_malloc_array(2 * (size_t)h->lim, sizeof *h->rep);
         h->lpos = pc_malloc_array((size_t)h->long_cap, sizeof *h->lpos);
         h->llen = pc_malloc_array((size_t)h->long_cap, sizeof *h->llen);
-        oom = !h->tab || !h->rep || !h->lpos || !h->llen;
+        oom = !h->lpos || !h->llen;
     }
     if (oom) {
-        sais_hparts_free(hp, np);
+        sais_hparts_free(hp, np, &tab);
         return pc_error_nomem(err, "SA-IS name tables");
     }
-#pragma omp parallel for num_threads(np) if (np > 1) schedule(static, 1)
-    for (int t = 0; t < np; t++)
-        sais_hscan(T, n, SA, &hp[t]);
-    int fail = 0;
-    size_t nshort = 0, nlong = 0;
+    size_t nslot = (size_t)1 << tab.log, chunk = ((size_t)1 << 16);
+#pragma omp parallel num_threads(np) if (np > 1)
+    {
+        /* the table emptied (on the threads: up to 0.75n bytes), then the parts */
+#pragma omp for schedule(static)
+        for (size_t c = 0; c < (nslot + chunk - 1) / chunk; c++) {
+            size_t lo = c * chunk, k = lo + chunk < nslot ? chunk : nslot - lo;
+            memset(tab.slot + lo, 0xff, k * sizeof *tab.slot);
+        }
+#pragma omp for schedule(static, 1)
+        for (int t = 0; t < np; t++)
+            sais_hscan(T, n, SA, &hp[t], &tab);
+    }
+    int fail = tab.full;
+    size_t nlong = 0;
     int32_t total = 0;
     for (int t = 0; t < np; t++) {
-        fail = fail > hp[t].fail ? fail : hp[t].fail;
-        nshort += (size_t)hp[t].used;
+        fail |= hp[t].fail;
         nlong += (size_t)hp[t].nlong;
         total += hp[t].count;
     }
     if (fail) {
-        sais_hparts_free(hp, np);
-        g_sais_hash_declined += fail == 1;
-        return fail == 2 ? pc_error_nomem(err, "SA-IS name tables") : 0;
+        sais_hparts_free(hp, np, &tab);
+        g_sais_hash_declined++;
+        return 0;
     }
     /* the length of each part's last LMS substring: up to the next part's
      * first LMS position, or into the sentinel */
@@ -350,43 +345,22 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
             h->llen[k] = next >= 0 ? next - h->lpos[k] + 1 : n - h->lpos[k] + 1;
         }
     }
-    /* every part's keys into one table, each distinct key once in sh (with
-     * a representative); a part's rep[2 id] becomes its key's index there,
-     * and the part's table goes */
-    sais_hitem *sh = pc_malloc_array(nshort + 2 * nlong + 1, sizeof *sh);
-    int32_t *gname = pc_malloc_array(nshort + 1, sizeof *gname);
-    int glog = 10;
-    sais_hslot *gtab = sh && gname ? sais_htab_new(glog) : NULL;
-    int32_t nd = 0;
-    for (int t = 0; t < np && gtab; t++) {
-        sais_hpart *h = &hp[t];
-        for (size_t s = 0; s < (size_t)1 << h->log && gtab; s++) {
-            const sais_hslot *e = &h->tab[s];
-            if (e->id < 0)
-                continue;
-            int added;
-            int32_t g = sais_htab_get(&gtab, &glog, &nd, INT32_MAX, e->hi, e->lo, &added);
-            if (g < 0) {
-                pc_free(gtab);
-                gtab = NULL;
-                break;
-            }
-            if (added)
-                sh[g] = (sais_hitem){ e->hi, e->lo, h->rep[2 * (size_t)e->id],
-                                      h->rep[2 * (size_t)e->id + 1], -1, g };
-            h->rep[2 * (size_t)e->id] = g;
-        }
-        pc_free(h->tab);
-        h->tab = NULL;
-    }
-    if (!gtab) {
+    /* the distinct keys with their representatives, then the long items */
+    size_t nsh = (size_t)tab.used;
+    sais_hitem *sh = pc_malloc_array(nsh + 2 * nlong + 1, sizeof *sh);
+    int32_t *gname = pc_malloc_array(nsh + 1, sizeof *gname);
+    if (!sh || !gname) {
         pc_free(sh);
         pc_free(gname);
-        sais_hparts_free(hp, np);
+        sais_hparts_free(hp, np, &tab);
         return pc_error_nomem(err, "SA-IS name tables");
     }
-    pc_free(gtab);
-    size_t nsh = (size_t)nd;
+    for (size_t k = 0; k < nslot; k++) {
+        const sais_hslot *e = &tab.slot[k];
+        if (e->id >= 0)
+            sh[e->id] = (sais_hitem){ e->hi, e->lo, tab.rep[2 * (size_t)e->id],
+                                      tab.rep[2 * (size_t)e->id + 1], -1, e->id };
+    }
     sais_hitem *lg = sh + nsh, *tmp = lg + nlong;
     size_t a = 0, b = 0;
     for (int t = 0; t < np; t++)
@@ -429,13 +403,13 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
         int32_t *dst = SA + n - total + before[t];
         for (int32_t k = 0; k < h->count; k++) {
             int32_t v = src[k];
-            dst[k] = v >= 0 ? gname[h->rep[2 * (size_t)v]] : h->lpos[~v];
+            dst[k] = v >= 0 ? gname[v] : h->lpos[~v];
         }
     }
     parts[0] = np > 1 ? np : 0;
     for (int t = 0; t < np && np > 1; t++)
         parts[1 + t] = hp[t].count;
-    sais_hparts_free(hp, np);
+    sais_hparts_free(hp, np, &tab);
     pc_free(gname);
     *m = total;
     *names = name + 1;
