@@ -53,8 +53,11 @@ static void check_dir_texts(int threads)
 
 /* sais with its parallel paths forced on one text of 2^12..2^19 bytes
  * (from 4096 entries, short shared runs, slots one by one on 2 threads,
- * per-thread histograms on 3): the SA passes the Burkhardt-Kaerkkaeinen
- * oracle and equals the 1-thread one; ctx counts the texts taken. */
+ * per-thread histograms on 3, the byte level's names hashed in 4 parts
+ * sharing one table whatever the number of distinct substrings): the SA
+ * passes the Burkhardt-Kaerkkaeinen oracle and equals the 1-thread one,
+ * named by induced sorting; ctx counts the texts taken and the 4-part
+ * runs that hashed (a text with many long LMS substrings gives way). */
 static void sais_forced(const char *name, const uint8_t *T, int32_t n, void *ctx)
 {
     if (n < 4096 || n > (1 << 19))
@@ -63,11 +66,19 @@ static void sais_forced(const char *name, const uint8_t *T, int32_t n, void *ctx
     int32_t *one = pc_malloc_array((size_t)n, sizeof *one);
     int32_t *par = pc_malloc_array((size_t)n, sizeof *par);
     ck_assert(one && par);
+    sa_sais_test_hash(0);
     ck_assert_int_eq(sa_build_sais(T, n, one, 1, &err), 0);
-    for (int threads = 2; threads <= 3; threads++) {
+    for (int threads = 2; threads <= 4; threads++) {
+        int32_t named, declined;
+        sa_sais_test_hash(threads == 4 ? 3 : 1);
+        sa_sais_test_hash_counts(&named, &declined);
         sa_sais_test_par_min(4096);
         ck_assert_int_eq(sa_build_sais(T, n, par, threads, &err), 0);
         sa_sais_test_par_min(0);
+        sa_sais_test_hash(1);
+        sa_sais_test_hash_counts(&named, &declined);
+        if (threads == 4)
+            ((int *)ctx)[1] += named;
         ck_assert_msg(sa_oracle_check_sa(T, n, par, &err) == 0, "sais %d threads on %s: %s",
                       threads, name, err.msg);
         ck_assert_msg(!memcmp(one, par, sizeof *par * (size_t)n),
@@ -83,10 +94,13 @@ static void sais_forced(const char *name, const uint8_t *T, int32_t n, void *ctx
  * reaches the shared induce runs. */
 START_TEST(texts_sais_forced_parallel)
 {
-    int taken = 0, files = 0;
-    for_each_text(sais_forced, &taken, &files);
-    if (files >= 0)
-        ck_assert_int_ge(taken, 10);
+    int taken[2] = { 0, 0 }, files = 0; /* texts taken, 4-part runs hashed */
+    for_each_text(sais_forced, taken, &files);
+    if (files >= 0) {
+        ck_assert_int_ge(taken[0], 10);
+        ck_assert_msg(2 * taken[1] >= taken[0], "names hashed on %d of %d texts", taken[1],
+                      taken[0]);
+    }
 }
 END_TEST
 
