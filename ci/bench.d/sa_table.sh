@@ -16,7 +16,8 @@
 # SA_TABLE_REPS, default 1; the LCP is not in it) goes to
 # report/bench-sa-table.md, each run's JSON to report/sa-table-BYTES/, which
 # also makes the script resumable: a cell whose JSON exists is not run
-# again (SA_TABLE_FRESH=1 clears them).
+# again (SA_TABLE_FRESH=1 clears them). SA_TABLE_IMPLS (a list) runs only
+# those implementations.
 # Usage: ci/bench.d/sa_table.sh [BUILD]  (also run by make bench)
 set -u
 B=${1:-${BUILD:-build}}
@@ -51,7 +52,10 @@ for c in $CLASSES; do
 done
 # the implementations this build can run here, in the table's order
 IMPLS=""
+# (SA_TABLE_IMPLS="sais divsufsort" keeps those only: a column refreshed
+# without rerunning the rest)
 for i in seq omp mpi mpi-omp dc3-mpi sais cuda cuda-ms cuda-dc divsufsort; do
+  case " ${SA_TABLE_IMPLS:-$i} " in *" $i "*) ;; *) continue ;; esac
   "$P" list 2>/dev/null | grep -qE "^  $i +available" && IMPLS="$IMPLS $i"
 done
 opts_of() { # impl -> the options of its run
