@@ -239,23 +239,30 @@ static int sais_hitem_key_cmp(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* Sorts the long items it[0..k) by sais_hcmp (merge sort, tmp: k items). */
+/* Sorts the long items it[0..k) by sais_hcmp: a merge sort whose passes
+ * go from one buffer to the other (tmp: k items), the result copied back
+ * into it when it ends in tmp. */
 static void sais_hsort_long(const uint8_t *T, int32_t n, sais_hitem *it, sais_hitem *tmp, size_t k)
 {
+    sais_hitem *src = it, *dst = tmp;
     for (size_t w = 1; w < k; w *= 2) {
         for (size_t lo = 0; lo < k; lo += 2 * w) {
             size_t mid = lo + w < k ? lo + w : k, hi = lo + 2 * w < k ? lo + 2 * w : k;
             size_t a = lo, b = mid, o = lo;
             while (a < mid && b < hi)
-                tmp[o++] = sais_hcmp(T, n, it[b].pos, it[b].len, it[a].pos, it[a].len) < 0
-                               ? it[b++] : it[a++];
+                dst[o++] = sais_hcmp(T, n, src[b].pos, src[b].len, src[a].pos, src[a].len) < 0
+                               ? src[b++] : src[a++];
             while (a < mid)
-                tmp[o++] = it[a++];
+                dst[o++] = src[a++];
             while (b < hi)
-                tmp[o++] = it[b++];
+                dst[o++] = src[b++];
         }
-        memcpy(it, tmp, k * sizeof *it);
+        sais_hitem *t = src;
+        src = dst;
+        dst = t;
     }
+    if (src != it)
+        memcpy(it, src, k * sizeof *it);
 }
 
 static void sais_hparts_free(sais_hpart *hp, int np, sais_htab *tab)
