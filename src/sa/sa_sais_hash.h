@@ -412,10 +412,9 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
             int32_t v = src[k];
             dst[k] = v >= 0 ? gname[v] : h->lpos[~v];
         }
+        parts[1 + t] = h->count;
     }
     parts[0] = np > 1 ? np : 0;
-    for (int t = 0; t < np && np > 1; t++)
-        parts[1 + t] = hp[t].count;
     sais_hparts_free(hp, np, &tab);
     pc_free(gname);
     *m = total;

@@ -355,6 +355,19 @@ START_TEST(sais_hashed_names)
         int32_t *a = build_checked("sais", T, n, 1, label);
         sa_sais_test_hash_counts(&named, &declined);
         ck_assert_int_eq(named + declined, 0);
+        /* the hashed naming frees all it takes */
+        int32_t *c = pc_malloc_array((size_t)n, sizeof *c);
+        ck_assert(c != NULL);
+        pc_error err;
+        long live = pc_alloc_live();
+        sa_sais_test_hash(3);
+        sa_sais_test_par_min(4096);
+        ck_assert_int_eq(sa_build_sais(T, n, c, 3, &err), 0);
+        sa_sais_test_par_min(0);
+        ck_assert_msg(pc_alloc_live() == live, "%s: %ld blocks left by sais", label,
+                      pc_alloc_live() - live);
+        pc_free(c);
+        sa_sais_test_hash_counts(&named, &declined);
         sa_sais_test_hash(3);
         int32_t *b = build_checked("sais", T, n, 1, label);
         sa_sais_test_hash_counts(&named, &declined);
@@ -378,6 +391,34 @@ START_TEST(sais_hashed_names)
         pc_free(b);
         pc_free(a);
     }
+    pc_free(T);
+}
+END_TEST
+
+/* A text whose LMS substrings are all longer than a key (rising runs of
+ * 20 bytes, a few distinct ones): more long ones than 1 in 64 positions,
+ * so the hashing gives way and the induced naming sorts it, on 1 and 3
+ * threads, the same array. */
+START_TEST(sais_hash_gives_way_to_long)
+{
+    const int32_t n = 20011;
+    uint8_t *T = make(n);
+    for (int32_t i = 0; i < n; i++)
+        T[i] = (uint8_t)('a' + i % 20 + (i / 20) % 3);
+    int32_t named, declined;
+    sa_sais_test_hash_counts(&named, &declined);
+    int32_t *a = build_checked("sais", T, n, 1, "long LMS substrings");
+    sa_sais_test_hash_counts(&named, &declined);
+    ck_assert_msg(named == 0 && declined == 1, "long LMS substrings: hashed %d, gave way %d",
+                  named, declined);
+    sa_sais_test_par_min(4096);
+    int32_t *b = build_checked("sais", T, n, 3, "long LMS substrings");
+    sa_sais_test_par_min(0);
+    sa_sais_test_hash_counts(&named, &declined);
+    ck_assert_msg(named == 0 && declined == 1, "long LMS substrings, 3 threads: hashed %d", named);
+    ck_assert(!memcmp(a, b, sizeof *a * (size_t)n));
+    pc_free(a);
+    pc_free(b);
     pc_free(T);
 }
 END_TEST
@@ -406,6 +447,7 @@ static Suite *suite_adversarial(void)
     tcase_add_test(tc, sais_large_repetitive);
     tcase_add_test(tc, sais_runs_across_blocks);
     tcase_add_test(tc, sais_hashed_names);
+    tcase_add_test(tc, sais_hash_gives_way_to_long);
     tcase_add_test(tc, size_refused);
     suite_add_tcase(s, tc);
     return s;
