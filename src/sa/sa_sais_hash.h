@@ -69,9 +69,9 @@ typedef struct sais_htab {
     int full;          /* 1 once an id at or past lim was given (atomic) */
 } sais_htab;
 
-/* What one part of the text found. R_prov (in SA) holds, for each LMS
- * position of the part in text order, its id in the part's table (>= 0)
- * or ~(its index in the long list). */
+/* What one part of the text found. Its stretch of SA holds, for each LMS
+ * position of the part in text order, its key's id in the shared table
+ * (>= 0) or ~(its index in the part's long list). */
 typedef struct sais_hpart {
     int32_t plo, phi;   /* positions [plo, phi) */
     int32_t count;      /* LMS positions in the part */
@@ -85,7 +85,7 @@ typedef struct sais_hpart {
 typedef struct sais_hitem {
     uint64_t hi, lo;  /* the key (short) */
     int32_t pos, len; /* a position and the length (len > n - pos: runs into the sentinel) */
-    int32_t part, id; /* where its name goes: rep of a short, lpos of a long */
+    int32_t part, id; /* where its name goes: gname[id] of a short, lpos[id] of part's long */
 } sais_hitem;
 
 /* Symbol j of the substring at pos of length len: its byte, the sentinel
