@@ -12,9 +12,17 @@ against the Check suites of its domain that execute the mutated line
   timeout    a suite ran past its limit: counted as killed, as is usual
   survived   every suite that executes the line passed
   uncovered  no suite of the domain executes the line: survives unrun
+             (it is compiled all the same, for the two statuses below)
   invalid    does not compile: counted apart, outside the score
-  equivalent listed in ci/mutate-equivalent.txt with its reason: outside
-             the score
+  equivalent its object code is the unmutated one's (trivial compiler
+             equivalence: the compiler proved it), or it is listed in
+             ci/mutate-equivalent.txt with its reason: outside the score
+
+Before any suite runs, a mutant's objects are compared with the unmutated
+ones (debug sections and the compiler's comment stripped: -g records
+columns, which a mutant shifts without changing a machine instruction).
+A mutant whose objects are those of a mutant judged before (a duplicate)
+takes that verdict without running; its record names the other in "dup".
 
 score = (killed + timeout) / (killed + timeout + survived + uncovered).
 
@@ -29,7 +37,8 @@ more than 100 lines, for per-file scores),
 MUTATE_FILES (space or comma separated paths or globs), MUTATE_TIMEOUT
 (least seconds a suite is given, default 20; each gets 5x its unmutated
 time when that is more), MUTATE_NOCOV=1 (no gcov pass: every suite of the
-domain runs), MUTATE_REPORT (default report/mutation.html).
+domain runs), MUTATE_TCE=0 (no comparison of objects: every valid mutant
+runs), MUTATE_REPORT (default report/mutation.html).
 Usage: ci/mutate.py [--build DIR] [--venv DIR] [--report-only]
 """
 import argparse
@@ -45,6 +54,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -86,6 +96,30 @@ def log(msg):
 
 def sha1(data):
     return hashlib.sha1(data if isinstance(data, bytes) else data.encode()).hexdigest()
+
+
+TCE_REASON = ("its object code is identical to the unmutated one's (trivial compiler "
+              "equivalence)")
+
+
+def object_digest(paths):
+    """sha1 over the objects PATHS (in order), each copied without its debug
+    sections and .comment; None when objcopy fails (then no mutant is taken
+    for equivalent)."""
+    h = hashlib.sha1()
+    for p in paths:
+        fd, tmp = tempfile.mkstemp(suffix=".o")
+        os.close(fd)
+        try:
+            r = subprocess.run(["objcopy", "--strip-debug", "--remove-section=.comment", p, tmp],
+                               capture_output=True)
+            if r.returncode != 0:
+                return None
+            h.update(os.path.basename(p).encode() + b"\0")
+            h.update(open(tmp, "rb").read())
+        finally:
+            os.unlink(tmp)
+    return h.hexdigest()
 
 
 def glob_match(path, pat):
@@ -188,6 +222,15 @@ def sample_per_file(muts, n, seed, nlines, min_lines=100):
         rng = random.Random("%d:%s" % (seed, f))
         out.extend(ms if len(ms) <= n else rng.sample(ms, n))
     return out
+
+
+def mutant_lines(m):
+    """The lines whose execution a mutant changes: those it replaces; for a
+    line inserted before line L, the lines L - 1 and L (an inserted `break;`
+    ends the loop of the line above it, which runs whether or not L does)."""
+    if not m["old"]:
+        return [ln for ln in (m["line"] - 1, m["line"]) if ln >= 1]
+    return list(range(m["line"], m["line"] + len(m["old"])))
 
 
 def apply_mutant(src, m):
@@ -365,36 +408,65 @@ class Worker:
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               timeout=timeout)
 
+    def objects_of(self, f):
+        """The objects (paths in the worker's tree) that source f compiles
+        into: a .c file's own; for a header (sais's passes), every object
+        whose dependency file names it."""
+        if f.endswith(".c"):
+            return [os.path.join(self.build, "obj", os.path.splitext(f)[0] + ".o")]
+        out = []
+        for d in sorted(glob.glob(os.path.join(self.dir, self.build, "obj", "**", "*.d"),
+                                  recursive=True)):
+            if f in open(d).read().split():
+                out.append(os.path.relpath(d, self.dir)[:-2] + ".o")
+        return out
+
+    def digest(self, f):
+        """object_digest of what source f compiles into, as built now."""
+        objs = self.objects_of(f)
+        return object_digest([os.path.join(self.dir, o) for o in objs]) if objs else None
+
     def suite_path(self, s):
         return os.path.abspath(os.path.join(self.dir, self.build, "tests", s))
 
-    def run_mutant(self, m, suites, limits):
-        """Status of mutant m judged by suites (in that order)."""
+    def run_mutant(self, m, suites, limits, ref=None, known=None):
+        """(status, suite, digest) of mutant m judged by suites (in that
+        order; none: uncovered once it compiles). ref: the digest of the
+        unmutated objects (None: no comparison); known(digest): the record
+        of a mutant judged before with those objects, or None."""
         path = os.path.join(self.dir, m["file"])
         orig = open(path).read()
-        obj = os.path.join(self.build, "obj", os.path.splitext(m["file"])[0] + ".o")
+        objs = self.objects_of(m["file"])
         with open(os.path.join(self.dir, "mutated-files"), "a") as f:
             f.write(m["file"] + "\n")
         try:
             with open(path, "w") as f:
                 f.write(apply_mutant(orig, m))
-            # a header (sais's level passes, included by sa_sais.c) has no
-            # object of its own: the binaries below rebuild what includes it
-            r = self.make([obj]) if m["file"].endswith(".c") else None
+            r = self.make(objs) if objs else None
             if r is not None and r.returncode != 0:
-                return "invalid", None
+                return "invalid", None, None
+            dig = None
+            if ref is not None and objs:
+                dig = object_digest([os.path.join(self.dir, o) for o in objs])
+                if dig is not None and dig == ref:
+                    return "equivalent", None, dig
+                prior = known(dig) if dig is not None and known else None
+                if prior is not None:
+                    return prior["status"], prior.get("by"), dig
+            if not suites:
+                return "uncovered", None, dig
             r = self.make([os.path.join(self.build, "bin", "parcheck")] +
                           [os.path.join(self.build, "tests", s) for s in suites])
             if r.returncode != 0:
-                return "invalid", None
+                return "invalid", None, dig
             env = suite_env(os.path.abspath(self.dir), self.build)
             for s in suites:
                 st, _ = run_suite(self.suite_path(s), self.dir, self.build, limits[s], env)
                 if st == "fail":
-                    return "killed", s
+                    return "killed", s, dig
                 if st == "timeout":
-                    return "timeout", s
-            return "survived", None
+                    return "timeout", s, dig
+            return "survived", None, dig
         finally:
             with open(path, "w") as f:
                 f.write(orig)
@@ -613,6 +685,13 @@ def main():
             t.start()
         for t in ths:
             t.join()
+        # The unmutated objects' digests, before any mutant is swapped in.
+        tce = os.environ.get("MUTATE_TCE") != "0"
+        ref = {f: workers[0].digest(f) for f in sorted({m["file"] for m in todo})} if tce else {}
+        by_digest = {}  # digest -> the record of a mutant judged with those objects
+        for r in done.values():
+            if r.get("obj") and r["status"] in ("killed", "timeout", "survived"):
+                by_digest.setdefault(r["obj"], r)
         # Unmutated times on worker 0: each suite must pass there (or every
         # mutant would look killed) and sets its limit.
         base_path = os.path.join(work, "baseline.json")
@@ -644,7 +723,7 @@ def main():
             if cov is None:
                 return suites
             fc = cov.get(m["file"], {"exec": [], "by": {}})
-            lines = range(m["line"], m["line"] + max(1, len(m["old"])))
+            lines = mutant_lines(m)
             by = set()
             for ln in lines:
                 by |= set(fc["by"].get(str(ln), []))
@@ -655,19 +734,38 @@ def main():
             # No line data (declarations, initialisers, macros): all suites.
             return sorted(suites, key=lambda s: base["secs"][s])
 
+        def known(dig):
+            with lock:
+                return by_digest.get(dig)
+
         def judge(w, m):
             t0 = time.time()
             suites = plan(m)
-            if suites:
-                st, by = w.run_mutant(m, suites, limits)
-            else:
-                st, by = "uncovered", None
+            prior = []
+
+            def known_here(dig):
+                r = known(dig)
+                # a survivor's verdict holds for the suites it ran
+                if r is not None and r["status"] == "survived" and \
+                        not set(suites) <= set(r.get("suites") or []):
+                    r = None
+                if r is not None:
+                    prior.append(r)
+                return r
+            st, by, dig = w.run_mutant(m, suites, limits, ref.get(m["file"]) if tce else None,
+                                       known_here)
             r = dict(m, status=st, by=by, suites=suites, secs=round(time.time() - t0, 2),
-                     src=src_hash[m["file"]], tests=test_hash[file_domain(m["file"])])
+                     src=src_hash[m["file"]], tests=test_hash[file_domain(m["file"])], obj=dig)
+            if st == "equivalent":
+                r["reason"] = TCE_REASON
+            if prior:
+                r["dup"] = prior[0]["key"]
             with lock:
                 resf.write(json.dumps(r) + "\n")
                 resf.flush()
                 done[m["key"]] = r
+                if dig and st in ("killed", "timeout", "survived"):
+                    by_digest.setdefault(dig, r)
                 counter[0] += 1
                 n = counter[0]
                 if n % 10 == 0 or n == len(todo):
@@ -685,6 +783,10 @@ def main():
         r = dict(r)
         if r["key"] in eq and r["status"] in ("survived", "uncovered"):
             r["status"], r["reason"] = "equivalent", eq[r["key"]]
+        elif r.get("dup") in eq and r["status"] == "survived":
+            # the same object code as a mutant listed as equivalent
+            r["status"], r["reason"] = "equivalent", "object code identical to mutant %s's: %s" % (
+                r["dup"], eq[r["dup"]])
         recs.append(r)
     judged = [r for r in recs if r["status"] != "invalid"]
     secs = [r["secs"] for r in recs if r.get("secs")]
@@ -701,8 +803,11 @@ def main():
             log("  %-36s %6s (%d/%d)%s" % (f, pct(c), c["k"], c["tot"],
                                           "  < 85%% in a file of %d lines" % nlines[f]
                                           if flag else ""))
-    log("invalid (do not compile, outside the score): %d; equivalent: %d; timeouts counted "
-        "as killed: %d" % (allc["invalid"], allc["equivalent"], allc["timeout"]))
+    log("invalid (do not compile, outside the score): %d; equivalent: %d (%d by their object "
+        "code); timeouts counted as killed: %d; verdicts taken from a mutant of identical "
+        "object code: %d" % (allc["invalid"], allc["equivalent"],
+                             sum(r.get("reason") == TCE_REASON for r in recs), allc["timeout"],
+                             sum(1 for r in recs if r.get("dup"))))
     log(meta)
     log("report: %s (%d survivors listed)" % (report, allc["survived"] + allc["uncovered"]))
     print("mutation score: %s (%d/%d)" % (pct(allc), allc["k"], allc["tot"]))

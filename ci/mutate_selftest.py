@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 
@@ -38,6 +39,10 @@ for new in (["    if (a <= 3)"], ["    if (a < 3)", "        return 0;"], []):
           mu.apply_mutant(src, {"line": line, "old": old, "new": got}) == mut and mut != src,
           repr((line, old, got)))
 
+check("an inserted line is run where the line above it or below it is",
+      mu.mutant_lines({"line": 105, "old": [], "new": ["    break;"]}) == [104, 105]
+      and mu.mutant_lines({"line": 1, "old": [], "new": ["x"]}) == [1]
+      and mu.mutant_lines({"line": 7, "old": ["a", "b"], "new": ["c"]}) == [7, 8])
 check("domains of the table", [mu.file_domain(f) for f in (
     "src/spmm/spmm_kernels.c", "oracles/spmm/spmm_check.c", "src/mm/mm_read.c",
     "src/sa/sa_omp.c", "oracles/pets/pets_check.c", "src/cli/main.c", "src/spmm/cuda/x.c")]
@@ -93,6 +98,33 @@ with tempfile.TemporaryDirectory() as tmp:
         except ValueError:
             pass
     check("a results line cut by a stop is skipped", len(kept) == 1)
+
+# Trivial compiler equivalence: objects compared without debug sections.
+with tempfile.TemporaryDirectory() as tmp:
+    body = {"orig": "int f(int a)\n{\n    return a < 3 ? a + 1 : a;\n}\n",
+            "spaced": "int f(int a)\n{\n    return   a < 3 ? a + 1 : a;\n}\n",  # columns only
+            "same": "int f(int a)\n{\n    return a <= 2 ? a + 1 : a;\n}\n",  # same code
+            "other": "int f(int a)\n{\n    return a <= 3 ? a + 1 : a;\n}\n"}
+    dig = {}
+    for k, v in body.items():
+        with open(os.path.join(tmp, "x.c"), "w") as f:
+            f.write(v)
+        o = os.path.join(tmp, k + ".o")
+        subprocess.run(["gcc", "-O2", "-g", "-c", os.path.join(tmp, "x.c"), "-o", o], check=True)
+        os.rename(o, os.path.join(tmp, "x.o"))
+        dig[k] = mu.object_digest([os.path.join(tmp, "x.o")])
+    check("object digests: columns and an equivalent change keep it, a real change does not",
+          dig["orig"] == dig["spaced"] == dig["same"] != dig["other"] and None not in dig.values(),
+          repr(dig))
+    w = mu.Worker(0, tmp, "build")
+    os.makedirs(os.path.join(w.dir, "build", "obj", "src", "sa"))
+    with open(os.path.join(w.dir, "build", "obj", "src", "sa", "sa_sais.d"), "w") as f:
+        f.write("build/obj/src/sa/sa_sais.o: src/sa/sa_sais.c src/sa/sa_sais_hash.h \\\n"
+                " src/sa/sa.h\nsrc/sa/sa_sais_hash.h:\n")
+    check("a header's objects are those whose dependency file names it",
+          w.objects_of("src/sa/sa_sais_hash.h") == ["build/obj/src/sa/sa_sais.o"]
+          and w.objects_of("src/sa/sa_sais_level.h") == []
+          and w.objects_of("src/mm/mm_read.c") == ["build/obj/src/mm/mm_read.o"])
 
 judged = []
 
