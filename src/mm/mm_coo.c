@@ -23,10 +23,12 @@ int mm_coo_alloc(mm_coo *m, int32_t rows, int32_t cols, int64_t nnz, pc_error *e
                             "matrix of %ld x %ld with %lld entries is outside the supported range",
                             (long)rows, (long)cols, (long long)nnz);
     size_t n = (size_t)nnz;
+    /* each only once the one before it is had: after a refusal no more of
+     * a size that large is asked for */
     m->row = pc_malloc_array(n, sizeof *m->row);
-    m->col = pc_malloc_array(n, sizeof *m->col);
-    m->val = pc_malloc_array(n, sizeof *m->val);
-    if (!m->row || !m->col || !m->val) {
+    m->col = m->row ? pc_malloc_array(n, sizeof *m->col) : NULL;
+    m->val = m->col ? pc_malloc_array(n, sizeof *m->val) : NULL;
+    if (!m->val) {
         mm_coo_free(m);
         return pc_error_nomem(err, "allocating a sparse matrix");
     }

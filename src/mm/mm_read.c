@@ -102,9 +102,15 @@ static int tok_is(const mm_tok *t, const char *word)
     return t->n == n && strncasecmp(t->p, word, n) == 0;
 }
 
-/* A printable excerpt of a token for messages. */
+/* A printable excerpt of a token for messages, cut with "..." to fit cap
+ * bytes (nothing shown when cap < 4). */
 static const char *tok_show(const mm_tok *t, char *out, size_t cap)
 {
+    if (cap < 4) { /* no room for "...": nothing shown (cap - 4 would wrap) */
+        if (cap)
+            out[0] = '\0';
+        return out;
+    }
     size_t n = t->n < cap - 4 ? t->n : cap - 4;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)t->p[i];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mm.h"
 #include "pc_alloc.h"
@@ -682,6 +683,29 @@ START_TEST(test_header_errors)
     expect_fail_at(BANNER "99999999999999999999999 3 0\n", PC_ERANGE, 2, "rows past int64");
     expect_fail_at("%%MatrixMarket matrix coordinate real symmetric\n3 4 0\n", PC_EFORMAT, 2,
                    "symmetric not square");
+    /* the message names the symmetry the banner gave */
+    read_text("%%MatrixMarket matrix coordinate real symmetric\n3 4 0\n", &m, &err);
+    ck_assert_str_eq(err.msg, "buf:2: a symmetric matrix must be square, not 3 x 4");
+    read_text("%%MatrixMarket matrix coordinate real skew-symmetric\n2 1 0\n", &m, &err);
+    ck_assert_str_eq(err.msg, "buf:2: a skew-symmetric matrix must be square, not 2 x 1");
+    /* the size line's messages name the count and show the word whole */
+    static const char *const sizes[][2] = {
+        {"3x 3 0", "buf:2: bad row count '3x' in the size line"},
+        {"3 x3 0", "buf:2: bad column count 'x3' in the size line"},
+        {"3 3 -1", "buf:2: negative entry count '-1' in the size line"},
+        {"3 3 2147483648",
+         "buf:2: entry count '2147483648' is larger than the supported 2147483647"},
+    };
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        char txt[128];
+        snprintf(txt, sizeof txt, BANNER "%s\n", sizes[k][0]);
+        read_text(txt, &m, &err);
+        ck_assert_str_eq(err.msg, sizes[k][1]);
+    }
+    /* "-0" is zero, not a negative count */
+    ck_assert_int_eq(read_text(BANNER "-0 -0 -0\n", &m, &err), PC_OK);
+    ck_assert(m.rows == 0 && m.cols == 0 && m.nnz == 0);
+    mm_coo_free(&m);
     expect_fail_at("%%MatrixMarket matrix array real general\n46341 46341\n1\n", PC_ERANGE, 2,
                    "dense past MM_MAX_NNZ");
     expect_fail_at("%%MatrixMarket matrix array real general\n3 3 9\n", PC_EFORMAT, 2,
@@ -754,10 +778,10 @@ START_TEST(test_entry_errors)
     int rc = mm_read_buffer("buf", nul, sizeof nul - 1, &m, &err);
     ck_assert_int_eq(rc, PC_EFORMAT);
     ck_assert_msg(strncmp(err.msg, "buf:3: ", 7) == 0, "%s", err.msg);
-    /* inf + -inf summed as duplicates */
-    rc = read_text(BANNER "1 1 2\n1 1 inf\n1 1 -inf\n", &m, &err);
+    /* inf + -inf summed as duplicates, located 1-based */
+    rc = read_text(BANNER "3 4 3\n1 1 2\n2 3 inf\n2 3 -inf\n", &m, &err);
     ck_assert_int_eq(rc, PC_ERANGE);
-    ck_assert_msg(strstr(err.msg, "NaN") != NULL, "%s", err.msg);
+    ck_assert_str_eq(err.msg, "buf: duplicate entries at (2, 3) sum to NaN (inf + -inf)");
 }
 END_TEST
 
@@ -777,6 +801,8 @@ START_TEST(test_permissive_syntax)
         "  2 3 -2   \n% comment between entries\n1 2 +4e0",
         BANNER "2 3 3\n1 1 15e-1\n2 3 -2.000\n1 2 0.4E+1\n\n\n",
         BANNER "2 3 3\n1 1 1.5\n2 3 -2\n1 2 4", /* no final newline */
+        /* every blank of C's isspace but the newline separates words */
+        BANNER "2\v3\f3\n1\v1\v1.5\n2\f3\f-2\n1 \v\f\t\r2 4\n",
     };
     for (size_t k = 0; k < sizeof same / sizeof *same; k++) {
         expect_ok(same[k], &m, same[k]);
@@ -999,8 +1025,37 @@ START_TEST(test_writer_field_fallback)
     ck_assert_int_eq(mm_write_file("/nonexistent-dir/x.mtx", &m, &err), PC_EIO);
     ck_assert(strncmp(err.msg, "/nonexistent-dir/x.mtx: ", 24) == 0);
     mm_coo_free(&m);
+    /* a write that fails (a full device) is reported, at no line */
+    if (access("/dev/full", W_OK) == 0) {
+        ck_assert_int_eq(mm_coo_alloc(&m, 2, 2, 1, NULL), PC_OK);
+        m.row[0] = m.col[0] = 1;
+        m.val[0] = 0.5;
+        ck_assert_int_eq(mm_write_file("/dev/full", &m, &err), PC_EIO);
+        ck_assert_str_eq(err.msg, "/dev/full: write failed");
+        mm_coo_free(&m);
+    }
+    /* a matrix that is not one is refused by the writer and by normalize */
+    mm_coo bad = {0};
+    bad.rows = 2, bad.cols = 2, bad.nnz = 1; /* an entry but no arrays */
+    char path[] = "/tmp/parcheck-mm-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(mm_write_file(path, &bad, &err), PC_EINVAL);
+    char want[64];
+    snprintf(want, sizeof want, "%s: invalid matrix", path);
+    ck_assert_str_eq(err.msg, want);
+    unlink(path);
+    ck_assert_int_eq(mm_coo_normalize(&bad, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "mm_coo_normalize: invalid matrix");
     ck_assert_int_eq(mm_coo_alloc(&m, -1, 0, 0, &err), PC_ERANGE);
     ck_assert_int_eq(mm_coo_alloc(&m, 1, 1, MM_MAX_NNZ + 1, &err), PC_ERANGE);
+    /* MM_MAX_NNZ itself is in range: only the memory can refuse it (the
+     * first allocation made to fail, so that nothing is really taken) */
+    pc_alloc_fail_at(1);
+    ck_assert_int_eq(mm_coo_alloc(&m, 1, 1, MM_MAX_NNZ, &err), PC_ENOMEM);
+    pc_alloc_fail_at(0);
+    ck_assert_ptr_null(m.row);
 }
 END_TEST
 

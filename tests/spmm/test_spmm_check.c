@@ -906,6 +906,12 @@ START_TEST(test_dense_matrix_market_array)
     ck_assert_int_eq(dense_read(p, 3, 1, 0, &d, &err), 0);
     ck_assert(((double *)d.data)[2] == 0x1p53 && signbit(((double *)d.data)[1]));
     mm_dense_free(&d);
+    /* blanks and tabs around a count or a value are not part of it */
+    write_text(p, "%%MatrixMarket matrix array real general\n \t3 1 \n \t-1.5\t\n   2\n\t 3e1  \n");
+    ck_assert_msg(dense_read(p, 3, 1, 0, &d, &err) == 0, "%s", err.msg);
+    x = d.data;
+    ck_assert(x[0] == -1.5 && x[1] == 2 && x[2] == 30);
+    mm_dense_free(&d);
     static const struct {
         const char *text;
         int code;
@@ -917,10 +923,12 @@ START_TEST(test_dense_matrix_market_array)
         {"%%MatrixMarket matrix array real general\n3 2\n1\n2\nx\n4\n5\n6\n", PC_EFORMAT, "y.mtx:5: bad real value 'x'"},
         {"%%MatrixMarket matrix array integer general\n3 2\n1.5\n2\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:3: bad integer value"},
         {"%%MatrixMarket matrix array real general\n3 2\n1e999\n2\n3\n4\n5\n6\n", PC_ERANGE, "y.mtx:3: value overflows"},
+        /* a word too long for any number is refused before it is copied */
+        {"%%MatrixMarket matrix array real general\n3 2\n1.0000000000000000000000000000000000000000000000000000000000000000000001\n2\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:3: bad value '1.0000"},
         {"%%MatrixMarket matrix array real general\n4 2\n", PC_EFORMAT, "y.mtx:2: the size line declares (4, 2) but Y must be 3 x 2"},
         {"%%MatrixMarket matrix array real general\n3 2\n1\n", PC_EFORMAT, "truncated file?"},
         {"%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 1\n", PC_EUNSUP, "format 'array'"},
-        {"%%MatrixMarket matrix array real symmetric\n3 2\n", PC_EUNSUP, "symmetry must be general"},
+        {"%%MatrixMarket matrix array real symmetric\n3 2\n", PC_EUNSUP, "y.mtx:1: symmetry must be general, not 'symmetric'"},
         {"%%MatrixMarket matrix array complex general\n3 2\n", PC_EUNSUP, "field must be real or integer"},
         {"%%MatrixMarket matrix array real general\n", PC_EFORMAT, "missing size line"},
         {"%%MatrixMarket matrix array real general\n3\n", PC_EFORMAT, "two counts"},
