@@ -444,8 +444,9 @@ static int parse_coord_line(mm_parse *P, long line, int32_t *oi, int32_t *oj, do
                     tok_show(&extra, show, sizeof show));
     if (P->symmetry != MM_GENERAL && j > i)
         return fail(P, PC_EFORMAT, line,
-                    "entry (%lld, %lld) above the diagonal: a symmetric file stores "
-                    "only the lower triangle", (long long)i, (long long)j);
+                    "entry (%lld, %lld) above the diagonal: a %s file stores only the "
+                    "lower triangle", (long long)i, (long long)j,
+                    P->symmetry == MM_SYMMETRIC ? "symmetric" : "skew-symmetric");
     if (P->symmetry == MM_SKEW_SYMMETRIC && i == j && v != 0.0)
         return fail(P, PC_EFORMAT, line,
                     "non-zero diagonal entry (%lld, %lld) in a skew-symmetric file",
