@@ -793,6 +793,15 @@ START_TEST(test_entry_errors)
                    "unexpected text '2' after the value");
     expect_fail_at("%%MatrixMarket matrix array real skew-symmetric\n2 2\n1\n2\n", PC_EFORMAT, 4,
                    "too many entries: data after the 1 declared");
+    /* a value longer than any number is refused before it is copied */
+    {
+        char txt[400];
+        int k = snprintf(txt, sizeof txt, BANNER "1 1 1\n1 1 1");
+        memset(txt + k, '0', 299);
+        strcpy(txt + k + 299, "\n");
+        expect_fail_at(txt, PC_EFORMAT, 3,
+                       "value '10000000000000000000000000000000000000000000...' is too long");
+    }
     /* a NUL byte inside a value */
     static const char nul[] = BANNER "1 1 1\n1 1 1\0002\n";
     mm_coo m;
@@ -1057,6 +1066,18 @@ START_TEST(test_writer_field_fallback)
         ck_assert_int_eq(mm_write_file("/dev/full", &m, &err), PC_EIO);
         ck_assert_str_eq(err.msg, "/dev/full: write failed");
         mm_coo_free(&m);
+    }
+    /* no entries: no arrays needed */
+    {
+        mm_coo none = {0};
+        none.rows = 2, none.cols = 3;
+        char *txt = NULL;
+        size_t tlen = 0;
+        FILE *mf = open_memstream(&txt, &tlen);
+        ck_assert_int_eq(mm_write_stream(mf, &none), PC_OK);
+        fclose(mf);
+        ck_assert_msg(strstr(txt, "general\n2 3 0\n") != NULL, "%s", txt);
+        free(txt);
     }
     /* a matrix that is not one is refused by the writer and by normalize */
     mm_coo bad = {0};
