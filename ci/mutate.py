@@ -488,6 +488,20 @@ def load_equivalent():
     return eq
 
 
+def lapsed_entries(path, muts, files):
+    """KEY FILE:LINE of the entries of the equivalent list, for the files
+    mutated now, whose key is no mutant of that file any more."""
+    have = {m["key"] for m in muts}
+    out = []
+    if os.path.exists(path):
+        for ln in open(path):
+            p = ln.split(None, 2)
+            if len(p) >= 2 and not ln.startswith("#") and p[0] not in have and \
+                    p[1].rsplit(":", 1)[0] in files:
+                out.append("%s %s" % (p[0], p[1]))
+    return out
+
+
 def tally(recs):
     c = {k: 0 for k in ("killed", "timeout", "survived", "uncovered", "invalid", "equivalent")}
     for r in recs:
@@ -655,6 +669,11 @@ def main():
     src_hash = {f: sha1(open(f, "rb").read()) for f in files}
     results_path = os.path.join(work, "results.jsonl")
     eq = load_equivalent()
+    lapsed = lapsed_entries(EQUIV_FILE, muts, files)
+    if lapsed:
+        log("%d entries of %s match no mutant of their file (the line moved or changed: "
+            "look at the mutant anew and list it under its new key): %s"
+            % (len(lapsed), EQUIV_FILE, ", ".join(lapsed)))
     done = {}
     if os.path.exists(results_path):
         for ln in open(results_path):

@@ -76,6 +76,10 @@ with tempfile.TemporaryDirectory() as tmp:
     old, mu.EQUIV_FILE = mu.EQUIV_FILE, eq
     check("equivalent list parsed", mu.load_equivalent() ==
           {"abc": "the value is never read again"})
+    check("an entry whose key is no mutant of its file is reported as lapsed",
+          mu.lapsed_entries(eq, [{"key": "zzz"}], ["src/sa/sa_lcp.c"]) == ["abc src/sa/sa_lcp.c:12"]
+          and mu.lapsed_entries(eq, [{"key": "abc"}], ["src/sa/sa_lcp.c"]) == []
+          and mu.lapsed_entries(eq, [], ["src/mm/mm_read.c"]) == [])
     mu.EQUIV_FILE = old
     rs = [dict(key="k%d" % i, file="src/sa/sa_lcp.c", line=10 + i, old=["a < b"],
                new=["a <= b"], status=s, suites=["sa/test_property"])

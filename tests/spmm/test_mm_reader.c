@@ -624,6 +624,16 @@ START_TEST(test_normalize_empty_and_wide)
         for (int64_t k = 1; k < m.nnz; k++)
             ck_assert_msg(m.row[k - 1] < m.row[k] || (m.row[k - 1] == m.row[k] && m.col[k - 1] < m.col[k]),
                           "wide %s: entry %lld out of order", wide_rows ? "rows" : "columns", (long long)k);
+        /* each value travels with its entry (an odd number of passes ends
+         * with a copy back: three here, two digits on the wide side) */
+        for (int64_t k = 0; k < m.nnz; k++) {
+            int j = 0;
+            while (j < 5 && !(m.row[k] == (wide_rows ? b[j] : a[j]) &&
+                              m.col[k] == (wide_rows ? a[j] : b[j])))
+                j++;
+            ck_assert_msg(j < 5 && m.val[k] == j + 1, "wide %s: entry %lld lost its value",
+                          wide_rows ? "rows" : "columns", (long long)k);
+        }
         mm_coo_free(&m);
     }
 }

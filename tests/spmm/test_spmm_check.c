@@ -852,6 +852,11 @@ START_TEST(test_dense_npy_layouts_read)
     ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
     ck_assert_msg(strstr(err.msg, "(3, 1) but Y must be 3 x 2 (A has 3 rows and K = 2)") != NULL,
                   "%s", err.msg);
+    /* a shape wanted on one side only says so */
+    ck_assert_int_eq(dense_read(p, -1, 2, 0, &d, &err), PC_EFORMAT);
+    ck_assert_msg(strstr(err.msg, "(3, 1) but Y must have 2 columns") != NULL, "%s", err.msg);
+    ck_assert_int_eq(dense_read(p, 4, -1, 0, &d, &err), PC_EFORMAT);
+    ck_assert_msg(strstr(err.msg, "(3, 1) but Y must have 4 rows") != NULL, "%s", err.msg);
 }
 END_TEST
 
@@ -883,9 +888,14 @@ START_TEST(test_dense_npy_refusals_allocate_nothing)
     ck_assert(strstr(err.msg, "empty file") != NULL);
     write_text(p, "\x93NUMP");
     ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
-    write_text(p, "1 2 3\n");
-    ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
-    ck_assert(strstr(err.msg, "neither") != NULL);
+    /* a text file that does not start with '%' (after blanks) is neither */
+    static const char *const neither[] = {"1 2 3\n", "  !x\n", "#%%MatrixMarket\n", "$\n"};
+    for (size_t k = 0; k < sizeof neither / sizeof *neither; k++) {
+        write_text(p, neither[k]);
+        ck_assert_int_eq(dense_read(p, 3, 2, 0, &d, &err), PC_EFORMAT);
+        ck_assert_str_eq(err.msg, TMP "/bad.npy: neither a .npy file (\\x93NUMPY) nor a Matrix "
+                                  "Market array (%%MatrixMarket)");
+    }
     ck_assert_int_eq(dense_read(TMP "/none.npy", 3, 2, 0, &d, &err), PC_EIO);
 }
 END_TEST
@@ -923,6 +933,8 @@ START_TEST(test_dense_matrix_market_array)
         {"%%MatrixMarket matrix array real general\n3 2\n1\n2\nx\n4\n5\n6\n", PC_EFORMAT, "y.mtx:5: bad real value 'x'"},
         {"%%MatrixMarket matrix array integer general\n3 2\n1.5\n2\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:3: bad integer value '1.5'"},
         {"%%MatrixMarket matrix array real general\n3 2\n1e999\n2\n3\n4\n5\n6\n", PC_ERANGE, "y.mtx:3: value overflows a double: '1e999'"},
+        /* nan is no integer */
+        {"%%MatrixMarket matrix array integer general\n3 2\n1\nnan\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:4: bad integer value 'nan'"},
         /* a control character is part of the word, not a blank */
         {"%%MatrixMarket matrix array real general\n3 2\n1\n2\001\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:4: bad real value '2?'"},
         /* a word too long for any number is refused before it is copied */
