@@ -249,17 +249,20 @@ def tree_hash(paths):
     return h.hexdigest()
 
 
-def kill_strays(path):
-    """Kills every process still running the suite binary PATH. Check runs
-    each test in a forked child with a process group of its own, so killing
-    the suite's group leaves a looping test running on (an orphan of a
-    timed-out mutant was found still spinning an hour later)."""
-    real = os.path.realpath(path)
+def kill_strays(tree):
+    """Kills every process still running a program of the worker's build
+    TREE (a directory). Check runs each test in a forked child with a
+    process group of its own, so killing the suite's group leaves a looping
+    test running on (an orphan of a timed-out mutant was found still
+    spinning an hour later), and so does the CLI that a test of the CLI
+    started (a `parcheck spmm check` of a mutant that timed out was found
+    spinning 15 minutes later, the suite long killed)."""
+    top = os.path.realpath(tree) + os.sep
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
-            if os.path.realpath("/proc/%s/exe" % pid) == real:
+            if os.path.realpath("/proc/%s/exe" % pid).startswith(top):
                 os.kill(int(pid), signal.SIGKILL)
         except OSError:
             pass
@@ -281,7 +284,7 @@ def run_suite(path, cwd, build, limit, env):
             os.killpg(p.pid, signal.SIGKILL)  # forked Check children left behind
         except ProcessLookupError:
             pass
-        kill_strays(path)
+        kill_strays(os.path.join(cwd, build))
     return ("pass" if rc == 0 else "fail"), time.time() - t0
 
 

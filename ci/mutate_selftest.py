@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -129,6 +130,26 @@ with tempfile.TemporaryDirectory() as tmp:
           w.objects_of("src/sa/sa_sais_hash.h") == ["build/obj/src/sa/sa_sais.o"]
           and w.objects_of("src/sa/sa_sais_level.h") == []
           and w.objects_of("src/mm/mm_read.c") == ["build/obj/src/mm/mm_read.o"])
+
+# A program of a worker's build left running (a CLI that a test started)
+# is killed; one outside that build is not.
+with tempfile.TemporaryDirectory() as tmp:
+    os.makedirs(os.path.join(tmp, "build", "bin"))
+    sl = os.path.join(tmp, "build", "bin", "sleep")
+    shutil.copy("/bin/sleep", sl)
+    inside = subprocess.Popen([sl, "30"], start_new_session=True)
+    outside = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    mu.kill_strays(os.path.join(tmp, "build"))
+    try:
+        rc_in = inside.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        rc_in = None
+        inside.kill()
+    alive = outside.poll() is None
+    outside.kill()
+    outside.wait()
+    check("a stray program of the worker's build is killed, others are not",
+          rc_in == -9 and alive, repr((rc_in, alive)))
 
 judged = []
 
