@@ -559,9 +559,20 @@ START_TEST(oracle_schedules_pass)
         for (int v = 0; v < 300; v++)
             if (ref.finish[v] == ref.makespan)
                 last = v;
-        ref.finish[last]--;
         int64_t lb;
         pc_error err;
+        /* a stated makespan off by one either way, every row right */
+        for (int dir = -1; dir <= 1; dir += 2) {
+            ref.makespan += dir;
+            ck_assert_int_eq(pets_oracle_validate(&d, &ref, &lb, &err), PC_EVERIFY);
+            char want[96];
+            snprintf(want, sizeof want, "makespan %lld, but the last task finishes at %lld",
+                     (long long)ref.makespan, (long long)(ref.makespan - dir));
+            ck_assert_str_eq(err.msg, want);
+            ref.makespan -= dir;
+        }
+        ck_assert_int_eq(pets_oracle_validate(&d, &ref, &lb, &err), 0);
+        ref.finish[last]--;
         ck_assert_int_eq(pets_oracle_validate(&d, &ref, &lb, &err), PC_EVERIFY);
         ck_assert_ptr_nonnull(strstr(err.msg, "costs"));
         free(task);

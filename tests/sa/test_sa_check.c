@@ -240,6 +240,11 @@ START_TEST(duplicate_and_out_of_range_entries_fail_as_permutation)
         ck_assert_int_eq(rep.out_of_range, 0);
         ck_assert_int_eq(rep.first_missing, lost);
         ck_assert_ptr_nonnull(strstr(rep.why, "not a permutation"));
+        /* an LCP was given, but a wrong SA leaves it unchecked: said last */
+        const char *note = "; LCP not checked (it needs a right SA)";
+        ck_assert_msg(strlen(rep.why) > strlen(note) &&
+                          strcmp(rep.why + strlen(rep.why) - strlen(note), note) == 0,
+                      "%s", rep.why);
         free(s);
         /* -1 as each type stores it, and n */
         sa[4] = -1;
@@ -258,6 +263,8 @@ START_TEST(duplicate_and_out_of_range_entries_fail_as_permutation)
         case SA_CHECK_U64:
             ck_assert_int_eq(rep.where[0].got_u64, 1);
             ck_assert(((uint64_t)rep.where[0].got) == UINT64_MAX);
+            /* the message shows the stored bits as an unsigned number */
+            ck_assert_msg(strstr(rep.why, "18446744073709551615") != NULL, "%s", rep.why);
             break;
         default: ck_assert_int_eq(rep.where[0].got, -1); ck_assert_int_eq(rep.where[0].got_u64, 0);
         }

@@ -151,6 +151,11 @@ START_TEST(test_reference_is_compensated)
     ck_assert_msg(ver.pass, "%s", ver.why);
     ck_assert(ver.max_rel_err == 1.0);
     spmm_oracle_free(&orc);
+    /* bad arguments leave a cleared reference, safe to free */
+    ck_assert_int_eq(spmm_oracle_compute(&coo, X, 0, &orc, &err), PC_EINVAL);
+    ck_assert(orc.hi == NULL && orc.lo == NULL && orc.absax == NULL && orc.special == NULL &&
+              orc.nrow == NULL && orc.m == 0 && orc.K == 0 && orc.exact == 0);
+    spmm_oracle_free(&orc);
     mm_coo_free(&coo);
 }
 END_TEST
