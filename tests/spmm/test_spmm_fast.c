@@ -235,7 +235,11 @@ START_TEST(test_threads_share_rows_and_blocks)
     /* large enough for the parallel region; power-law rows, one of 20000 */
     static const int shapes[] = {SPMM_SHAPE_POWERLAW, SPMM_SHAPE_DENSEROWS, SPMM_SHAPE_BANDED};
     for (int s = 0; s < 3; s++) {
-        spmm_gen_params p = {.rows = 30000, .cols = 25000, .nnz = 300000, .shape = shapes[s],
+        /* the banded matrix is square, its row count no multiple of the
+         * chunks' row alignment (16), its last rows not empty: the last
+         * chunk must still reach the last row */
+        spmm_gen_params p = {.rows = s == 2 ? 30011 : 30000, .cols = s == 2 ? 30011 : 25000,
+                             .nnz = 300000, .shape = shapes[s],
                              .seed = 5, .int_values = s == 1, .max_row = 20000};
         mm_coo coo;
         pc_error err;
@@ -266,6 +270,25 @@ static int build_op(void *p)
 }
 
 static void build_cleanup(void *p) { spmm_fast_free(&((build_ctx *)p)->F); }
+
+/* The generator under the allocation-failure loop: every failure is
+ * reported, with nothing left allocated. */
+static int gen_op(void *p)
+{
+    spmm_gen_params g = {.rows = 300, .cols = 200, .nnz = 3000, .shape = SPMM_SHAPE_POWERLAW,
+                         .seed = 9, .max_row = 150};
+    return spmm_gen_coo(&g, (mm_coo *)p, NULL);
+}
+
+static void gen_cleanup(void *p) { mm_coo_free((mm_coo *)p); }
+
+START_TEST(test_generator_survives_allocation_failures)
+{
+    mm_coo coo;
+    memset(&coo, 0, sizeof coo);
+    ck_assert_int_ge(pc_test_alloc_loop(gen_op, gen_cleanup, &coo, 100), 2);
+}
+END_TEST
 
 START_TEST(test_build_survives_allocation_failures)
 {
@@ -305,6 +328,7 @@ static Suite *suite_spmm_fast(void)
     tcase_add_test(tc, test_portable_and_avx2_agree_with_oracle);
     tcase_add_test(tc, test_threads_share_rows_and_blocks);
     tcase_add_test(tc, test_build_survives_allocation_failures);
+    tcase_add_test(tc, test_generator_survives_allocation_failures);
     tcase_add_test(tc, test_bad_k_is_refused);
     suite_add_tcase(s, tc);
     return s;
