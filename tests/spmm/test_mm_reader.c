@@ -707,25 +707,9 @@ START_TEST(test_header_errors)
                    "row count '99999999999999999999999' is larger than the supported 2147483647");
     expect_fail_at("%%MatrixMarket matrix coordinate real symmetric\n3 4 0\n", PC_EFORMAT, 2,
                    "a symmetric matrix must be square, not 3 x 4");
-    /* the message names the symmetry the banner gave */
-    read_text("%%MatrixMarket matrix coordinate real symmetric\n3 4 0\n", &m, &err);
-    ck_assert_str_eq(err.msg, "buf:2: a symmetric matrix must be square, not 3 x 4");
-    read_text("%%MatrixMarket matrix coordinate real skew-symmetric\n2 1 0\n", &m, &err);
-    ck_assert_str_eq(err.msg, "buf:2: a skew-symmetric matrix must be square, not 2 x 1");
-    /* the size line's messages name the count and show the word whole */
-    static const char *const sizes[][2] = {
-        {"3x 3 0", "buf:2: bad row count '3x' in the size line"},
-        {"3 x3 0", "buf:2: bad column count 'x3' in the size line"},
-        {"3 3 -1", "buf:2: negative entry count '-1' in the size line"},
-        {"3 3 2147483648",
-         "buf:2: entry count '2147483648' is larger than the supported 2147483647"},
-    };
-    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-        char txt[128];
-        snprintf(txt, sizeof txt, BANNER "%s\n", sizes[k][0]);
-        read_text(txt, &m, &err);
-        ck_assert_str_eq(err.msg, sizes[k][1]);
-    }
+    expect_fail_at("%%MatrixMarket matrix coordinate real skew-symmetric\n2 1 0\n", PC_EFORMAT, 2,
+                   "a skew-symmetric matrix must be square, not 2 x 1");
+    expect_fail_at(BANNER "3 x3 0\n", PC_EFORMAT, 2, "bad column count 'x3' in the size line");
     /* "-0" is zero, not a negative count */
     ck_assert_int_eq(read_text(BANNER "-0 -0 -0\n", &m, &err), PC_OK);
     ck_assert(m.rows == 0 && m.cols == 0 && m.nnz == 0);
