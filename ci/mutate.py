@@ -268,8 +268,10 @@ def kill_strays(tree):
             pass
 
 
-def run_suite(path, cwd, build, limit, env):
-    """Runs one suite binary; returns (status, seconds): pass, fail or timeout."""
+def run_suite(path, cwd, build, limit, env, strays=True):
+    """Runs one suite binary; returns (status, seconds): pass, fail or timeout.
+    With strays, every program of the build still running afterwards is
+    killed (not where suites of one build run side by side)."""
     t0 = time.time()
     p = subprocess.Popen([path], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          env=env, start_new_session=True)
@@ -284,7 +286,8 @@ def run_suite(path, cwd, build, limit, env):
             os.killpg(p.pid, signal.SIGKILL)  # forked Check children left behind
         except ProcessLookupError:
             pass
-        kill_strays(os.path.join(cwd, build))
+        if strays:
+            kill_strays(os.path.join(cwd, build))
     return ("pass" if rc == 0 else "fail"), time.time() - t0
 
 
@@ -310,9 +313,28 @@ def suite_env(root, build):
     return env
 
 
+def side_by_side(items, fn, n):
+    """fn(item) for every item, on n threads, in the order given."""
+    pending, lock = list(items), threading.Lock()
+
+    def loop():
+        while True:
+            with lock:
+                if not pending:
+                    return
+                it = pending.pop(0)
+            fn(it)
+    ths = [threading.Thread(target=loop) for _ in range(max(1, min(n, len(pending))))]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+
+
 def coverage_pass(files, work, state_hash):
     """{file: {"exec": [lines], "by": {line: [suites]}}} from a --coverage
-    build run one suite at a time; cached while sources and tests are the same."""
+    build, its suites run side by side (the longest first where an earlier
+    run timed them); cached while sources and tests are the same."""
     cache = os.path.join(work, "coverage.json")
     if os.path.exists(cache):
         c = json.load(open(cache))
@@ -328,18 +350,35 @@ def coverage_pass(files, work, state_hash):
     if r.returncode != 0:
         sys.exit("mutate: coverage build failed:\n" + r.stdout[-3000:] + r.stderr[-3000:])
     root = os.getcwd()
-    env = suite_env(root, cov_build)
     cov = {f: {"exec": set(), "by": {}} for f in files}
     suites = sorted({s for f in files for s in domain_suites(cov_build, file_domain(f))})
-    objs = {f: os.path.join(cov_build, "obj", os.path.splitext(f)[0] + ".gcda") for f in files}
-    for s in suites:
-        for g in glob.glob(os.path.join(cov_build, "obj", "**", "*.gcda"), recursive=True):
-            os.unlink(g)
-        st, secs = run_suite(os.path.join(root, cov_build, "tests", s), root, cov_build, 1800, env)
+    objs = {f: os.path.join(root, cov_build, "obj", os.path.splitext(f)[0]) for f in files}
+    # The suites run side by side, each writing its counts under a prefix of
+    # its own (GCOV_PREFIX: the .gcda goes to PREFIX/<absolute object path>),
+    # beside a copy of the object's .gcno, where gcov reads them together.
+    runs = os.path.join(root, work, "cov-runs")
+    shutil.rmtree(runs, ignore_errors=True)
+    lock = threading.Lock()
+    try:
+        secs = json.load(open(os.path.join(work, "baseline.json")))["secs"]
+    except (OSError, ValueError, KeyError):
+        secs = {}
+    order = sorted(suites, key=lambda s: -secs.get(s, 0))
+
+    def one(s):
+        pre = os.path.join(runs, s.replace("/", "__"))
+        env = dict(suite_env(root, cov_build), GCOV_PREFIX=pre, GCOV_PREFIX_STRIP="0")
+        st, secs = run_suite(os.path.join(root, cov_build, "tests", s), root, cov_build, 1800, env,
+                             strays=False)
         log("gcov pass: %-28s %s (%.1f s)" % (s, st, secs))
-        gcdas = [g for g in objs.values() if os.path.exists(g)]
+        gcdas = []
+        for o in objs.values():
+            g = pre + o + ".gcda"
+            if os.path.exists(g) and os.path.exists(o + ".gcno"):
+                shutil.copy(o + ".gcno", pre + o + ".gcno")
+                gcdas.append(g)
         if not gcdas:
-            continue
+            return
         r = subprocess.run(["gcov", "--json-format", "--stdout"] + gcdas,
                            capture_output=True, text=True)
         for doc in r.stdout.splitlines():
@@ -351,10 +390,14 @@ def coverage_pass(files, work, state_hash):
                 if fn not in cov:
                     continue
                 dom = file_domain(fn)
-                for ln in fe.get("lines", []):
-                    cov[fn]["exec"].add(ln["line_number"])
-                    if ln["count"] > 0 and s in domain_suites(cov_build, dom):
-                        cov[fn]["by"].setdefault(str(ln["line_number"]), set()).add(s)
+                with lock:
+                    for ln in fe.get("lines", []):
+                        cov[fn]["exec"].add(ln["line_number"])
+                        if ln["count"] > 0 and s in domain_suites(cov_build, dom):
+                            cov[fn]["by"].setdefault(str(ln["line_number"]), set()).add(s)
+
+    side_by_side(order, one, os.cpu_count())
+    shutil.rmtree(runs, ignore_errors=True)
     out = {f: {"exec": sorted(v["exec"]), "by": {k: sorted(x) for k, x in v["by"].items()}}
            for f, v in cov.items()}
     with open(cache, "w") as f:
@@ -615,7 +658,9 @@ def judge_all(workers, todo, judge):
                     errors.append((m["key"], "%s:%s: %s: %s" % (m.get("file"), m.get("line"),
                                                                 type(e).__name__, e)))
 
-    ths = [threading.Thread(target=loop, args=(w,)) for w in workers]
+    # daemon threads: a stop (Ctrl-C, a time limit's SIGINT) ends the run at
+    # once, losing only the mutants in flight, as the results say
+    ths = [threading.Thread(target=loop, args=(w,), daemon=True) for w in workers]
     for t in ths:
         t.start()
     for t in ths:
@@ -695,6 +740,13 @@ def main():
 
     errors = []
     if todo and not a.report_only:
+        # The plan takes the suites from the main build: without them every
+        # mutant would count as not covered (make mutate builds them first).
+        bare = sorted({file_domain(m["file"]) for m in todo} - {
+            d for d in DOMAINS if domain_suites(build, d)})
+        if bare:
+            sys.exit("mutate: no suite of %s under %s/tests: run make tests first"
+                     % (", ".join(bare), build))
         state = tree_hash([f for t in ("src", "oracles", "tests", "include")
                            for f in glob.glob(t + "/**/*.[ch]", recursive=True)] + ["Makefile"])
         if DATA_DIR:  # what the suites run on changes what they cover and take
@@ -723,19 +775,25 @@ def main():
         w0 = workers[0]
         env = suite_env(os.path.abspath(w0.dir), w0.build)
         need = sorted({s for m in todo for s in domain_suites(build, file_domain(m["file"]))})
-        for s in need:
-            if s in base["secs"]:
-                continue
-            st, secs = run_suite(w0.suite_path(s), w0.dir, w0.build, 1800, env)
+        failed = []
+
+        def base_one(s):  # side by side, as the mutants will run
+            st, secs = run_suite(w0.suite_path(s), w0.dir, w0.build, 1800, env, strays=False)
             log("baseline %-28s %s %.1f s" % (s, st, secs))
-            if st != "pass":
-                sys.exit("mutate: %s fails on the unmutated tree: fix that first" % s)
-            base["secs"][s] = secs
-            with open(base_path, "w") as f:
-                json.dump(base, f)
+            with lock:
+                if st != "pass":
+                    failed.append(s)
+                    return
+                base["secs"][s] = secs
+                with open(base_path, "w") as f:
+                    json.dump(base, f)
+        lock = threading.Lock()
+        side_by_side([s for s in need if s not in base["secs"]], base_one, len(workers))
+        kill_strays(os.path.join(w0.dir, w0.build))
+        if failed:
+            sys.exit("mutate: %s fails on the unmutated tree: fix that first" % ", ".join(failed))
         limits = {s: max(tmin, 5 * base["secs"][s]) for s in base["secs"]}
 
-        lock = threading.Lock()
         counter = [0]
         resf = open(results_path, "a")
 

@@ -716,6 +716,9 @@ START_TEST(test_header_errors)
     mm_coo_free(&m);
     expect_fail_at("%%MatrixMarket matrix array real general\n46341 46341\n1\n", PC_ERANGE, 2,
                    "dense 46341 x 46341 matrix has more than 2147483647 entries");
+    /* exactly 2^31 - 1 entries is in range: refused only for the values missing */
+    expect_fail_at("%%MatrixMarket matrix array real general\n2147483647 1\n1\n", PC_EFORMAT, 3,
+                   "too few entries: 1 of the 2147483647 declared (truncated file?)");
     expect_fail_at("%%MatrixMarket matrix array real general\n3 3 9\n", PC_EFORMAT, 2,
                    "unexpected text after the size line");
 }

@@ -485,6 +485,8 @@ static int close_rel(double a, double b)
 {
     if (a == b)
         return 1;
+    if (!isfinite(a) || !isfinite(b))
+        return 0; /* inf against a finite value would pass the test below */
     return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
 }
 
@@ -565,6 +567,55 @@ START_TEST(test_exact_judge_equals_oracle_on_random_cases)
     }
     pc_free(Y);
     spmm_oracle_free(&orc);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_exact_reference_rounds_to_nearest_even)
+{
+    /* The reference shown for a failure is the exact sum rounded once.
+     * S = 2^90 + 2^37 lies halfway between two doubles (their spacing is
+     * 2^38 there): the even one, 2^90, is chosen. One more unit, far
+     * below, in another 32-bit digit of the accumulator, breaks the tie:
+     * 2^90 + 2^38. */
+    static const int32_t ri[] = {0, 0, 1, 1, 1}, ci[] = {0, 1, 0, 1, 2};
+    static const double v[] = {0x1p45, 0x1p37, 0x1p45, 0x1p37, 1.0}, x[] = {0x1p45, 1.0, 1.0};
+    fx f;
+    fx_triplets(&f, 2, 3, 5, ri, ci, v, x, 1);
+    f.Y[0] = 0.0;
+    f.Y[1] = 0.0;
+    ck_assert(!fx_check(&f, 1));
+    ck_assert_int_eq(f.rep.nfail, 2);
+    ck_assert(f.rep.fail[0].row == 0 && f.rep.fail[0].expected == 0x1p90);
+    ck_assert(f.rep.fail[1].row == 1 && f.rep.fail[1].expected == 0x1p90 + 0x1p38);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_subnormal_boundary_keeps_the_underflow_margin)
+{
+    /* Eight products 2^-1070: S = 2^-1067 and T = 8 eta2 = 2^-1071 (gamma ab
+     * underflows to 0). Near T every step is exact in subnormals, so only
+     * the pass's underflow margin, (2n + 4) 2^-1074, sends y = S + T +
+     * 2^-1074 to the exact judge; without it the fast pass would accept. */
+    int32_t ri[8], ci[8];
+    double v[8], x[8];
+    for (int l = 0; l < 8; l++) {
+        ri[l] = 0;
+        ci[l] = l;
+        v[l] = 0x1p-1070;
+        x[l] = 1.0;
+    }
+    fx f;
+    fx_triplets(&f, 1, 8, 8, ri, ci, v, x, 1);
+    ck_assert(f.Y[0] == 0x1p-1067);
+    f.Y[0] = 0x1p-1067 + 0x1p-1071;
+    ck_assert_msg(fx_check(&f, 1), "%s", f.rep.why);
+    f.Y[0] = 0x1p-1067 + 0x1p-1071 + 0x1p-1074;
+    ck_assert(!fx_check(&f, 1));
+    ck_assert(f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND && f.rep.fail[0].bound == 0x1p-1071);
+    f.Y[0] = 0x1p-1067 - 0x1p-1071 - 0x1p-1074;
+    ck_assert(!fx_check(&f, 1) && f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND);
     fx_free(&f);
 }
 END_TEST
@@ -664,6 +715,8 @@ START_TEST(test_nonfinite_products_must_be_reproduced)
     ck_assert_int_eq(f.rep.slow_special, 2);
     f.Y[1] = -1e308;
     ck_assert(!fx_check(&f, 1) && f.rep.fail[0].reason == SPMM_CHECK_NOT_REPRODUCED);
+    ck_assert_str_eq(f.rep.why,
+                     "Y(2,1) = -1e+308 does not reproduce the non-finite reference inf");
     fx_free(&f);
     static const double w[] = {INFINITY, -INFINITY}, ones[] = {1.0, 1.0};
     static const int32_t r0[] = {0, 0}, c01[] = {0, 1};
@@ -857,6 +910,8 @@ START_TEST(test_dense_npy_layouts_read)
     ck_assert_msg(strstr(err.msg, "(3, 1) but Y must have 2 columns") != NULL, "%s", err.msg);
     ck_assert_int_eq(dense_read(p, 4, -1, 0, &d, &err), PC_EFORMAT);
     ck_assert_msg(strstr(err.msg, "(3, 1) but Y must have 4 rows") != NULL, "%s", err.msg);
+    ck_assert_int_eq(dense_read(p, 0, -1, 0, &d, &err), PC_EFORMAT); /* A with no rows */
+    ck_assert_msg(strstr(err.msg, "(3, 1) but Y must have 0 rows") != NULL, "%s", err.msg);
 }
 END_TEST
 
@@ -912,6 +967,14 @@ START_TEST(test_dense_matrix_market_array)
     ck_assert(d.col_major && !d.from_npy && x[0] == 1 && x[1] == -2.5 && isnan(x[2]));
     ck_assert(x[3] == INFINITY && x[4] == -INFINITY && x[5] == 1e-320);
     mm_dense_free(&d);
+    /* inf and infinity in either case, with or without a sign */
+    write_text(p, "%%MatrixMarket matrix array real general\n3 2\ninfinity\n-INFINITY\n+Infinity\n"
+                  "+inf\n-nan\n+NaN\n");
+    ck_assert_msg(dense_read(p, 3, 2, 0, &d, &err) == 0, "%s", err.msg);
+    x = d.data;
+    ck_assert(x[0] == INFINITY && x[1] == -INFINITY && x[2] == INFINITY && x[3] == INFINITY);
+    ck_assert(isnan(x[4]) && isnan(x[5]));
+    mm_dense_free(&d);
     write_text(p, "%%MatrixMarket matrix array integer general\n3 1\n4\n-0\n9007199254740992\n");
     ck_assert_int_eq(dense_read(p, 3, 1, 0, &d, &err), 0);
     ck_assert(((double *)d.data)[2] == 0x1p53 && signbit(((double *)d.data)[1]));
@@ -944,6 +1007,8 @@ START_TEST(test_dense_matrix_market_array)
         {"%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 1\n", PC_EUNSUP, "y.mtx:1: a dense array must be written in format 'array', not 'coordinate'"},
         {"%%MatrixMarket matrix array real symmetric\n3 2\n", PC_EUNSUP, "y.mtx:1: symmetry must be general, not 'symmetric'"},
         {"%%MatrixMarket matrix array complex general\n3 2\n", PC_EUNSUP, "y.mtx:1: field must be real or integer, not 'complex'"},
+        {"%%MatrixMarket vector array real general\n3 2\n", PC_EUNSUP, "y.mtx:1: object is not 'matrix': 'vector'"},
+        {"%%MatrixMarket matrix array real general extra\n3 2\n", PC_EFORMAT, "y.mtx:1: the banner needs 4 words: matrix array real general"},
         {"%%MatrixMarket matrix array real general\n", PC_EFORMAT, "y.mtx:1: missing size line"},
         {"%%MatrixMarket matrix array real general\n3\n", PC_EFORMAT, "y.mtx:2: the size line of an array holds two counts: rows columns"},
         {"%MatrixMarket matrix array real general\n3 2\n", PC_EFORMAT, "y.mtx:1: missing %%MatrixMarket banner"},
@@ -1014,6 +1079,8 @@ static Suite *suite_spmm_check(void)
     TCase *rigour = pc_tcase("rigour");
     tcase_add_loop_test(rigour, test_verdicts_equal_oracle_on_random_cases, 0, 60);
     tcase_add_loop_test(rigour, test_exact_judge_equals_oracle_on_random_cases, 0, 30);
+    tcase_add_test(rigour, test_exact_reference_rounds_to_nearest_even);
+    tcase_add_test(rigour, test_subnormal_boundary_keeps_the_underflow_margin);
     tcase_add_test(rigour, test_boundary_decided_exactly);
     tcase_add_test(rigour, test_exact_judge_takes_the_bound_itself);
     tcase_add_test(rigour, test_reference_is_the_exact_sum);

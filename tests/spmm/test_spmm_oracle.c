@@ -131,6 +131,35 @@ START_TEST(test_integer_inputs_demand_exact)
 }
 END_TEST
 
+START_TEST(test_nonfinite_reference_must_be_reproduced)
+{
+    /* row 1: inf * 1 = inf; row 2: inf * 1 + 1 * -inf = NaN */
+    static const int32_t ri[] = {0, 1, 1}, ci[] = {0, 0, 1};
+    static const double v[] = {INFINITY, INFINITY, 1.0};
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_from(2, 2, 3, ri, ci, v, &coo), 0);
+    double X[2] = {1.0, -INFINITY};
+    spmm_oracle orc;
+    pc_error err;
+    ck_assert_int_eq(spmm_oracle_compute(&coo, X, 1, &orc, &err), 0);
+    double Y[2] = {INFINITY, NAN};
+    spmm_verdict ver;
+    spmm_oracle_check(&orc, Y, &ver);
+    ck_assert_msg(ver.pass, "%s", ver.why);
+    Y[0] = 1e308;
+    spmm_oracle_check(&orc, Y, &ver);
+    ck_assert(!ver.pass && ver.bad == 1);
+    ck_assert_str_eq(ver.why, "entry (0,0): non-finite reference not reproduced");
+    Y[0] = INFINITY;
+    Y[1] = 0.0;
+    spmm_oracle_check(&orc, Y, &ver);
+    ck_assert(!ver.pass && ver.bad == 1);
+    ck_assert_str_eq(ver.why, "entry (1,0): non-finite reference not reproduced");
+    spmm_oracle_free(&orc);
+    mm_coo_free(&coo);
+}
+END_TEST
+
 START_TEST(test_reference_is_compensated)
 {
     /* 1e16 + 1 - 1e16 is 0 in double but 1 exactly: the double-double
@@ -186,6 +215,7 @@ static Suite *suite_spmm_oracle(void)
     tcase_add_test(tc, test_correct_result_accepted);
     tcase_add_test(tc, test_entry_past_bound_rejected);
     tcase_add_test(tc, test_unwritten_entry_rejected);
+    tcase_add_test(tc, test_nonfinite_reference_must_be_reproduced);
     tcase_add_test(tc, test_nan_rejected);
     tcase_add_test(tc, test_integer_inputs_demand_exact);
     tcase_add_test(tc, test_reference_is_compensated);
