@@ -20,7 +20,7 @@ int pets_oracle_lower_bound(const pets_dag *dag, int64_t *lower_bound, pc_error 
     int32_t *queue = pc_malloc_array((size_t)n, sizeof *queue);
     int rc = PC_OK;
     if (!path || !first || !waiting || !queue) {
-        rc = pc_error_nomem(err, "schedule lower bound");
+        rc = pc_error_nomem(err, "computing a schedule's lower bound");
         goto out;
     }
     for (int32_t e = 0; e < m; e++) {

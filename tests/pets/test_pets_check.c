@@ -648,7 +648,14 @@ static int op_validate(void *ctx)
 {
     const pets_solution *ref = ctx;
     int64_t lb;
-    return pets_oracle_validate(&g_dag, ref, &lb, NULL);
+    pc_error err;
+    int rc = pets_oracle_validate(&g_dag, ref, &lb, &err);
+    /* a refusal says what was being done */
+    static const char oom[] = "out of memory while ";
+    if (rc == PC_ENOMEM)
+        ck_assert_msg(!strncmp(err.msg, oom, strlen(oom)) && strlen(err.msg) > strlen(oom) + 4,
+                      "%s", err.msg);
+    return rc;
 }
 
 START_TEST(alloc_failures)
