@@ -67,6 +67,51 @@ START_TEST(generator_reproducible)
 }
 END_TEST
 
+/* FNV-1a over a graph's costs and edges. */
+static uint64_t dag_fingerprint(const pets_dag *d)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const int64_t nc = (int64_t)d->ntasks * d->nprocs;
+    for (int64_t i = 0; i < nc + 3 * (int64_t)d->nedges; i++) {
+        int64_t v = i < nc ? d->cost[i]
+                  : (i - nc) % 3 == 0 ? d->edge_from[(i - nc) / 3]
+                  : (i - nc) % 3 == 1 ? d->edge_to[(i - nc) / 3] : d->edge_comm[(i - nc) / 3];
+        for (int b = 0; b < 64; b += 8)
+            h = (h ^ (uint64_t)((v >> b) & 0xff)) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* "The same parameters give the same graph on every machine": two graphs
+ * pinned, one of the default shape and one whose level widths, each at
+ * least 1, first sum past v and are cut back. */
+START_TEST(generator_graphs_pinned)
+{
+    static const struct {
+        int32_t tasks;
+        double alpha;
+        uint64_t seed;
+        int32_t nedges;
+        uint64_t print;
+    } pin[] = {{500, 1.0, 42, 1450, 2416526682805602236ULL}, {8, 0.689292, 4, 11, 15280550609913829928ULL}};
+    for (size_t k = 0; k < sizeof pin / sizeof *pin; k++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = pin[k].tasks;
+        gp.alpha = pin[k].alpha;
+        gp.seed = pin[k].seed;
+        pets_dag d;
+        pc_error err;
+        ck_assert_int_eq(pets_gen_dag(&gp, &d, &err), 0);
+        ck_assert_int_eq(d.ntasks, pin[k].tasks);
+        ck_assert_int_eq(d.nedges, pin[k].nedges);
+        ck_assert_msg(dag_fingerprint(&d) == pin[k].print, "graph %zu: fingerprint %llu", k,
+                      (unsigned long long)dag_fingerprint(&d));
+        pets_dag_free(&d);
+    }
+}
+END_TEST
+
 /* CCR is applied: mean communication / mean computation near the target. */
 START_TEST(generator_ccr)
 {
@@ -361,6 +406,7 @@ static Suite *suite_dag_io(void)
     tcase_add_test(tc, alloc_failures);
     tcase_add_test(tc, oracle_alloc_failures);
     tcase_add_test(tc, oracle_refuses_a_cycle);
+    tcase_add_test(tc, generator_graphs_pinned);
     suite_add_tcase(s, tc);
     return s;
 }
