@@ -60,6 +60,7 @@ START_TEST(exit_codes)
         setenv("PARCHECK_SA_MPI", keep, 1);
     else
         unsetenv("PARCHECK_SA_MPI");
+    ck_assert_ptr_null(sa_impl_find("nosuch"));
     const sa_impl *dc3 = sa_impl_find("dc3-mpi");
     ck_assert(dc3 != NULL && dc3->threaded && !dc3->build);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq,dc3-mpi"), dc3->available(why, sizeof why) ? 0 : 3);
@@ -103,6 +104,57 @@ static int32_t *read_i32(const char *path, long *count)
     free(b);
     return v;
 }
+
+/* The MPI hook as the CLI uses it: the program's own time comes back (and
+ * 4 ranks on a 2-core machine need Open MPI's --oversubscribe, which the
+ * hook adds); an mpirun that fails is named with its status, no time. */
+START_TEST(external_run_times_and_failures)
+{
+    char why[256];
+    const sa_impl *mpi = sa_impl_find("mpi");
+    ck_assert(mpi != NULL);
+    if (!mpi->available(why, sizeof why)) {
+        fprintf(stderr, "external_run_times_and_failures: SKIPPED (%s)\n", why);
+        return;
+    }
+    enum { N = 3000 };
+    uint8_t T[N];
+    for (int i = 0; i < N; i++)
+        T[i] = (uint8_t)("abracadabra"[i % 11] + (i % 97 == 0));
+    char path[256];
+    snprintf(path, sizeof path, "%s", sa_cli_path("t.bin"));
+    FILE *f = fopen(path, "wb");
+    ck_assert(f && fwrite(T, 1, N, f) == N);
+    fclose(f);
+    int32_t SA[N], ref[N];
+    pc_error err;
+    ck_assert_int_eq(sa_build_sais(T, N, ref, 1, &err), 0);
+    double secs = -1;
+    int rc = sa_run_external(mpi, path, N, 4, 1, SA, &secs, &err);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_msg(secs > 0 && secs < 60, "seconds %g", secs);
+    ck_assert_int_eq(memcmp(SA, ref, sizeof SA), 0);
+    char fake[256], cmd[600];
+    snprintf(fake, sizeof fake, "%s", sa_cli_path("fake-mpirun"));
+    snprintf(cmd, sizeof cmd, "printf '#!/bin/sh\\nexit 3\\n' > '%s' && chmod 755 '%s'", fake, fake);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *saved = getenv("PARCHECK_MPIRUN");
+    char keep[4096];
+    snprintf(keep, sizeof keep, "%s", saved ? saved : "");
+    setenv("PARCHECK_MPIRUN", fake, 1);
+    secs = -1;
+    rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
+    if (saved)
+        setenv("PARCHECK_MPIRUN", keep, 1);
+    else
+        unsetenv("PARCHECK_MPIRUN");
+    ck_assert_int_eq(rc, PC_EDEVICE);
+    char want[400];
+    snprintf(want, sizeof want, "%s exited with status 3 (its messages are above)", fake);
+    ck_assert_str_eq(err.msg, want);
+    ck_assert(secs == 0);
+}
+END_TEST
 
 START_TEST(out_sa_and_lcp)
 {
@@ -156,6 +208,7 @@ static Suite *suite_cli(void)
     tcase_add_test(tc, gen_and_sa_json);
     tcase_add_test(tc, exit_codes);
     tcase_add_test(tc, out_sa_and_lcp);
+    tcase_add_test(tc, external_run_times_and_failures);
     tcase_add_test(tc, gen_sizes_and_seeds);
     suite_add_tcase(s, tc);
     return s;

@@ -59,6 +59,9 @@ START_TEST(markov_text_follows_training)
     }
     free(cyc);
     ck_assert_int_eq(sa_gen_text(SA_GEN_TEXT, 1, (const uint8_t *)"abc", 3, a, 10, &err), PC_EINVAL);
+    /* a kind the enum does not hold is refused by its number */
+    ck_assert_int_eq(sa_gen_text(999, 1, NULL, 0, a, 10, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "unknown text kind 999");
 }
 END_TEST
 
