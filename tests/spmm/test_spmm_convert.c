@@ -233,10 +233,29 @@ START_TEST(test_conversions_survive_allocation_failures)
 }
 END_TEST
 
+/* FNV-1a over a matrix's entries (row, column, value bits). */
+static uint64_t coo_fingerprint(const mm_coo *a)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int64_t e = 0; e < a->nnz; e++) {
+        uint64_t v[3] = {(uint64_t)a->row[e], (uint64_t)a->col[e], 0};
+        memcpy(&v[2], &a->val[e], sizeof v[2]);
+        for (int k = 0; k < 3; k++)
+            for (int b = 0; b < 64; b += 8)
+                h = (h ^ ((v[k] >> b) & 0xff)) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Same parameters, same matrix on every machine: each shape pinned by its
+ * entry count and fingerprint. */
 START_TEST(test_generator_shapes)
 {
     static const int shapes[] = {SPMM_SHAPE_UNIFORM, SPMM_SHAPE_BANDED, SPMM_SHAPE_POWERLAW,
                                  SPMM_SHAPE_DENSEROWS};
+    static const int64_t pin_nnz[] = {40045, 40000, 38440, 45404};
+    static const uint64_t pin_print[] = {13151028600654061084ULL, 2870977832716009640ULL,
+                                         3475285253476924829ULL, 4932860494617901295ULL};
     for (int s = 0; s < 4; s++) {
         spmm_gen_params p = {.rows = 5000, .cols = 4000, .nnz = 40000, .shape = shapes[s],
                              .seed = 77, .max_row = 900};
@@ -245,6 +264,9 @@ START_TEST(test_generator_shapes)
         ck_assert_int_eq(spmm_gen_coo(&p, &a, &err), 0);
         ck_assert_int_eq(spmm_gen_coo(&p, &b, &err), 0);
         assert_same_coo(&a, &b, "same seed, same matrix");
+        ck_assert_int_eq(a.nnz, pin_nnz[s]);
+        ck_assert_msg(coo_fingerprint(&a) == pin_print[s], "shape %d: fingerprint %llu", s,
+                      (unsigned long long)coo_fingerprint(&a));
         ck_assert_int_gt(a.nnz, 40000 / 4);
         ck_assert_int_lt(a.nnz, 40000 * 3);
         spmm_csr csr;
@@ -261,6 +283,11 @@ START_TEST(test_generator_shapes)
         mm_coo_free(&a);
         mm_coo_free(&b);
     }
+    spmm_gen_params bad = {.rows = -1, .cols = 4, .nnz = 1, .shape = SPMM_SHAPE_UNIFORM, .seed = 1};
+    mm_coo a;
+    pc_error err;
+    ck_assert_int_eq(spmm_gen_coo(&bad, &a, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "gen matrix: bad parameters");
 }
 END_TEST
 

@@ -143,6 +143,10 @@ static int prefetch_for(int32_t span0, int32_t span1, int32_t span2)
     ck_assert_int_eq(spmm_fast_build(&csr, 1, 0, &F, &err), 0);
     int pf = F.prefetch;
     spmm_fast_free(&F);
+    /* freed means zeroed: a second free is safe */
+    static const spmm_fast zero;
+    ck_assert_int_eq(memcmp(&F, &zero, sizeof F), 0);
+    spmm_fast_free(&F);
     spmm_csr_free(&csr);
     mm_coo_free(&coo);
     return pf;
@@ -196,6 +200,9 @@ START_TEST(test_cost_model_blocks_only_when_it_pays)
     ck_assert_int_eq(model_blocks(64, 40000, 2, 1), 1);
     /* 10,000 rows of 2, K = 8: misses 960,000 B, passes 4,280,000 B */
     ck_assert_int_eq(model_blocks(10000, 5000, 2, 8), 1);
+    /* 10,000 rows of 3, K = 1: misses 1,440,000 B, passes 920,000 B (at
+     * 16 K + 4 = 20 B a row a pass; at 64 B they would be 2,240,000 B) */
+    ck_assert_int_eq(model_blocks(10000, 40000, 3, 1), 4);
 }
 END_TEST
 
