@@ -108,10 +108,11 @@ END_TEST
 START_TEST(test_entries_outside_the_shape_refused)
 {
     /* one entry past each bound in turn (row -1, row = rows, col -1, col =
-     * cols) of a 3 x 4 matrix: every converter refuses it, naming the entry
-     * and the shape, and allocates nothing */
-    static const int32_t bad[4][2] = {{-1, 0}, {3, 0}, {0, -1}, {0, 4}};
-    for (int b = 0; b < 4; b++) {
+     * cols), then far past (row and col 9) of a 3 x 4 matrix: every
+     * converter refuses it, naming the entry and the shape, and allocates
+     * nothing */
+    static const int32_t bad[6][2] = {{-1, 0}, {3, 0}, {0, -1}, {0, 4}, {9, 0}, {0, 9}};
+    for (int b = 0; b < 6; b++) {
         mm_coo coo;
         ck_assert_int_eq(mm_coo_alloc(&coo, 3, 4, 2, NULL), 0);
         coo.row[0] = 1;

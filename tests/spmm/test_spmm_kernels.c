@@ -310,6 +310,36 @@ START_TEST(test_impl_select_names)
 }
 END_TEST
 
+/* The table: every row found by its own name, described, and reading the
+ * format its name says; a matrix holding all three formats frees them all. */
+START_TEST(test_impl_table_and_formats)
+{
+    for (int i = 0; i < spmm_impl_count(); i++) {
+        const spmm_impl *im = spmm_impl_at(i);
+        ck_assert_ptr_eq(spmm_impl_find(im->name), im);
+        ck_assert_msg(im->desc && im->desc[0], "%s: no description", im->name);
+        int want = !strncmp(im->name, "ellnp-", 6) ? SPMM_FMT_ELLNP
+                   : !strncmp(im->name, "ell-", 4) ? SPMM_FMT_ELL : SPMM_FMT_CSR;
+        ck_assert_msg(im->format == want, "%s: format %d, its name says %d", im->name, im->format,
+                      want);
+    }
+    ck_assert_ptr_null(spmm_impl_find("nosuch"));
+    static const int32_t ri[] = {0, 0, 2}, ci[] = {0, 2, 1};
+    static const double v[] = {1, 2, 3};
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_from(3, 3, 3, ri, ci, v, &coo), 0);
+    long live = pc_alloc_live();
+    spmm_matrix A;
+    pc_error err;
+    spmm_matrix_init(&A, &coo);
+    ck_assert_int_eq(spmm_matrix_need(&A, SPMM_FMT_CSR | SPMM_FMT_ELL | SPMM_FMT_ELLNP, 1, &err), 0);
+    ck_assert_int_gt(pc_alloc_live(), live);
+    spmm_matrix_free(&A);
+    ck_assert_int_eq(pc_alloc_live(), live);
+    mm_coo_free(&coo);
+}
+END_TEST
+
 static Suite *suite_spmm_kernels(void)
 {
     Suite *s = suite_create("spmm_kernels");
@@ -322,6 +352,7 @@ static Suite *suite_spmm_kernels(void)
     tcase_add_test(tc, test_librsb_offered_when_linked);
     tcase_add_test(tc, test_make_x_ranges);
     tcase_add_test(tc, test_impl_select_names);
+    tcase_add_test(tc, test_impl_table_and_formats);
     suite_add_tcase(s, tc);
     return s;
 }
