@@ -79,7 +79,7 @@ int pets_names_build(pets_names *nm, const char *const *names, int32_t n, pc_err
     qsort(ix, (size_t)n, sizeof *ix, name_idx_cmp);
     for (int32_t k = 0; k < n; k++) {
         if (nm->n && strcmp(nm->name[nm->n - 1], names[ix[k]]) == 0) {
-            if (nm->dup < 0)
+            if (nm->dup < 0 || ix[k] < nm->dup) /* the repeat that comes first in the input */
                 nm->dup = ix[k];
             continue;
         }

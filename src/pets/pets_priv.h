@@ -84,7 +84,7 @@ typedef struct pets_names {
     const char **name; /* sorted unique */
     int32_t *first;    /* index in the input of the first occurrence */
     int32_t n;
-    int32_t dup;       /* input index of a repeated name, -1 when none */
+    int32_t dup;       /* input index of the first repeat of a name, -1 when none */
 } pets_names;
 
 int pets_names_build(pets_names *nm, const char *const *names, int32_t n, pc_error *err);

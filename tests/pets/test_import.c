@@ -216,6 +216,11 @@ static const bad_import bads[] = {
      "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"1\"/>\n<child>\n<parent ref=\"a\"/>\n</child>\n</adag>", PC_EFORMAT, "bad.dax:4: <child> names no job"},
     {pets_import_dax, "dax", "<adag>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"a\" runtime=\"2\"/>\n</adag>", PC_EFORMAT, "bad.dax:3: job id a given twice"},
     /* a declared entity is not expanded: refused, not read as its name */
+    /* of two repeated ids, the repeat that comes first in the file */
+    {pets_import_dax, "dax",
+     "<adag>\n<job id=\"b\" runtime=\"1\"/>\n<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"2\"/>\n"
+     "<job id=\"a\" runtime=\"2\"/>\n</adag>",
+     PC_EFORMAT, "bad.dax:4: job id b given twice"},
     {pets_import_dax, "dax", "<!DOCTYPE adag [<!ENTITY e \"x\">]>\n<adag>\n<job id=\"a&e;\" runtime=\"1\"/></adag>", PC_EFORMAT, "bad.dax:3: <job id>: entity references are not expanded"},
     /* DTD default attributes are not read */
     {pets_import_dax, "dax", "<!DOCTYPE adag [<!ATTLIST job runtime CDATA \"5\">]>\n<adag><job id=\"a\"/></adag>", PC_EFORMAT, "bad.dax:2: job a: missing or bad runtime"},
@@ -383,6 +388,20 @@ START_TEST(dax_workflow_edges)
     ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
     ck_assert_int_eq(g.nedges, 1);
     ck_assert_int_eq(g.edge_comm[0], (1LL << 39) + 1);
+    pets_dag_free(&g);
+    /* an edge costs only what its parent writes and its child reads: c
+     * also reads "in", which no job writes (a workflow input), and "y",
+     * which only a writes; b -> c (the second edge) carries 5 bytes */
+    text = "<adag>\n"
+           "<job id=\"a\" runtime=\"1\"><uses file=\"y\" link=\"output\" size=\"3\"/></job>\n"
+           "<job id=\"b\" runtime=\"1\"><uses file=\"x\" link=\"output\" size=\"5\"/></job>\n"
+           "<job id=\"c\" runtime=\"1\"><uses file=\"in\" link=\"input\" size=\"1000\"/>"
+           "<uses file=\"x\" link=\"input\"/><uses file=\"y\" link=\"input\"/></job>\n"
+           "<child ref=\"c\"><parent ref=\"a\"/><parent ref=\"b\"/></child>\n</adag>\n";
+    ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(g.nedges, 2);
+    ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 2 && g.edge_comm[0] == 3);
+    ck_assert(g.edge_from[1] == 1 && g.edge_to[1] == 2 && g.edge_comm[1] == 5);
     pets_dag_free(&g);
     ck_assert_int_eq(pc_alloc_live(), 0);
 }
