@@ -173,6 +173,7 @@ static const bad_case bad[] = {
     {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 - 0\n", PC_EFORMAT, 4, "bad.dag:4: edge target: '-' is not a whole number"},
     {"tasks 1048576 processors 512\n", PC_ERANGE, 1, "bad.dag:1: 1048576 tasks x 512 processors exceeds 268435456 costs"},
     {"tasks 1 processors 1\ncost 1 +3\n", PC_OK, 0, ""},
+    {"tasks 1 processors 1\ncost\n", PC_EFORMAT, 2, "bad.dag:2: expected 'cost T w1 .. w1'"},
     {"tasks +1 processors 1\ncost 1 /3\n", PC_EFORMAT, 2, "bad.dag:2: cost: '/3' is not a whole number"},
 };
 

@@ -179,6 +179,7 @@ static const bad_import bads[] = {
     {pets_import_stg, "stg", "1\n0 0 0\n1 -5 1 0\n2 0 1 1\n", PC_ERANGE, "bad.stg:3: negative or too large number"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 0 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: task 1: more than 1 predecessors"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5-3 1 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: not a whole number"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 +5 1 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: not a whole number"},
     {pets_import_stg, "stg", "1\n0 0 0\n2 5 1 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: task id 2, expected 1"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 2 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: task 1: expected 2 predecessors"},
     {pets_import_stg, "stg", "1000000\n0 0 0\n", PC_EFORMAT, "bad.stg:1: declares 1000000 tasks but the file holds only 14 bytes"},

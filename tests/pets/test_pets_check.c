@@ -155,6 +155,8 @@ static const struct {
     {"task,proc,start,finish\n1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n"
      "1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n",
      PC_ERANGE, 0, "s.csv: 11 rows for a graph of 5 tasks (at most twice as many rows as tasks)"},
+    /* 10^18 fits, but not once a later row's decimal makes it 10^19 tenths */
+    {"task,proc,start,finish\n1,1,0,1000000000000000000\n1,1,0,0.5\n", PC_ERANGE, 3, "s.csv:3: with 1 decimal places here, an earlier time passes +-2^62 units of 10^-1"},
     /* twice as many rows as tasks is read (and judged); one more is not */
     {"task,proc,start,finish\n1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n"
      "1,1,0,2\n1,1,0,2\n1,1,0,2\n1,1,0,2\n",
@@ -668,6 +670,23 @@ static int op_validate(void *ctx)
     return rc;
 }
 
+/* A graph whose tasks cost nothing has a lower bound of 0: the schedule
+ * length ratio is then 1 (pets_check.h), not 0/0. */
+START_TEST(zero_lower_bound_gives_no_ratio)
+{
+    static const char dag[] = "tasks 2 processors 1\ncost 1 0\ncost 2 0\nedge 1 2 0\n";
+    pets_dag d;
+    pc_error err;
+    ck_assert_int_eq(pets_dag_parse(dag, strlen(dag), "zero.dag", &d, &err), 0);
+    int64_t task[2] = {1, 2}, proc[2] = {1, 1}, st[2] = {0, 0}, fi[2] = {0, 0};
+    pets_check_report rep;
+    ck_assert_int_eq(pets_check_schedule(&d, 2, task, proc, st, fi, 0, &rep, &err), 0);
+    ck_assert(rep.valid && rep.makespan == 0 && rep.lower_bound == 0);
+    ck_assert_msg(rep.slr == 1.0, "slr %g", rep.slr);
+    pets_dag_free(&d);
+}
+END_TEST
+
 START_TEST(alloc_failures)
 {
     g_text = SMALL_OK;
@@ -720,6 +739,7 @@ static Suite *suite_pets_check(void)
     tcase_add_test(va, oracle_schedules_pass);
     tcase_add_test(va, validate_refuses_a_repeated_order_task);
     tcase_add_test(va, alloc_failures);
+    tcase_add_test(va, zero_lower_bound_gives_no_ratio);
     suite_add_tcase(s, va);
     return s;
 }

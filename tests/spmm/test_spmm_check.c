@@ -780,6 +780,15 @@ START_TEST(test_bad_arguments_refused)
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
     ck_assert(strstr(err.msg, "leading dimension") != NULL);
     Y.ld = 2;
+    /* an element type or a layout that is neither of the two */
+    Y.dtype = 7;
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "spmm_check: Y has an unknown dtype");
+    Y.dtype = SPMM_CHECK_F64;
+    X.layout = 7;
+    ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "spmm_check: X has an unknown layout");
+    X.layout = SPMM_CHECK_ROW_MAJOR;
     int32_t r = fx_row_with(&f, 1), saved = f.coo.col[f.rowptr[r]];
     f.coo.col[f.rowptr[r]] = f.coo.cols;
     ck_assert_int_eq(spmm_check(&A, &X, &Y, 2, SPMM_CHECK_FP64, 1, &rep, &err), PC_EINVAL);
