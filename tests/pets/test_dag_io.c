@@ -257,6 +257,11 @@ START_TEST(weight_limit)
     ck_assert_int_eq(pets_dag_build(&d, n, P, cost, NULL, 0, "big.dag", &err), PC_ERANGE);
     ck_assert_ptr_nonnull(strstr(err.msg, "total weight"));
     ck_assert_int_eq(pc_alloc_live(), 0);
+    /* counts out of range are refused by name, before anything is read */
+    ck_assert_int_eq(pets_dag_build(&d, 0, 1, cost, NULL, 0, "big.dag", &err), PC_ERANGE);
+    ck_assert_str_eq(err.msg, "big.dag: 0 tasks: must be within [1, 16777216]");
+    ck_assert_int_eq(pets_dag_build(&d, 1, 1025, cost, NULL, 0, "big.dag", &err), PC_ERANGE);
+    ck_assert_str_eq(err.msg, "big.dag: 1025 processors: must be within [1, 1024]");
     free(cost);
 }
 END_TEST

@@ -620,6 +620,43 @@ START_TEST(test_subnormal_boundary_keeps_the_underflow_margin)
 }
 END_TEST
 
+START_TEST(test_vector_pass_decides_clear_entries)
+{
+    /* K = 8 takes the vector pass. Rows of eight products +1.5 and -1.5 (not
+     * integers: no exactness demanded): S = 0, sum |a x| = 12, T = 2 gamma_8
+     * 12, about 192 u. Every y = +-0.6 T is clear of the bound by far more
+     * than the pass's own error, so the pass decides them all without the
+     * exact judge. The test hooks are set and reset first: force_exact
+     * off again means what it says. */
+    enum { M = 16, N = 8, K = 8 };
+    int32_t ri[M * N], ci[M * N];
+    double v[M * N], X[N * K];
+    for (int e = 0; e < M * N; e++) {
+        ri[e] = e / N;
+        ci[e] = e % N;
+        v[e] = 1.5;
+    }
+    for (int c = 0; c < N * K; c++)
+        X[c] = (c / K) % 2 ? -1.0 : 1.0;
+    fx f;
+    fx_triplets(&f, M, N, M * N, ri, ci, v, X, K);
+    chk_test_hooks(1, 1);
+    ck_assert_msg(fx_check(&f, 1), "%s", f.rep.why);
+    ck_assert_int_eq(f.rep.slow_special, M * K);
+    chk_test_hooks(1, 0);
+    double T = 2.0 * (8 * 0x1p-53 / (1.0 - 8 * 0x1p-53)) * 12.0;
+    for (int s2 = 0; s2 < M * K; s2++)
+        f.Y[s2] = (s2 % 2 ? 0.6 : -0.6) * T;
+    ck_assert_msg(fx_check(&f, 1), "%s", f.rep.why);
+    ck_assert_int_eq(f.rep.slow_special, 0);
+    ck_assert_int_eq(f.rep.slow_undecided, 0);
+    for (int s2 = 0; s2 < M * K; s2++)
+        f.Y[s2] = (s2 % 2 ? 1.2 : -1.2) * T;
+    ck_assert(!fx_check(&f, 1) && f.rep.bad == M * K && f.rep.slow_undecided == 0);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_boundary_decided_exactly)
 {
     /* S = 0.5, b = gamma_1 / 2 = 2^-54 (1 + 2^-52): T = 2^-53 (1 + 2^-52). */
@@ -1020,6 +1057,8 @@ START_TEST(test_dense_matrix_market_array)
         {"%%MatrixMarket matrix array real general extra\n3 2\n", PC_EFORMAT, "y.mtx:1: the banner needs 4 words: matrix array real general"},
         {"%%MatrixMarket matrix array real general\n", PC_EFORMAT, "y.mtx:1: missing size line"},
         {"%%MatrixMarket matrix array real general\n3\n", PC_EFORMAT, "y.mtx:2: the size line of an array holds two counts: rows columns"},
+        {"%%MatrixMarket matrix array real general\nx 2\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line 'x'"},
+        {"%%MatrixMarket matrix array real general\n3 2y\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line '2y'"},
         {"%MatrixMarket matrix array real general\n3 2\n", PC_EFORMAT, "y.mtx:1: missing %%MatrixMarket banner"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -1090,6 +1129,7 @@ static Suite *suite_spmm_check(void)
     tcase_add_loop_test(rigour, test_exact_judge_equals_oracle_on_random_cases, 0, 30);
     tcase_add_test(rigour, test_exact_reference_rounds_to_nearest_even);
     tcase_add_test(rigour, test_subnormal_boundary_keeps_the_underflow_margin);
+    tcase_add_test(rigour, test_vector_pass_decides_clear_entries);
     tcase_add_test(rigour, test_boundary_decided_exactly);
     tcase_add_test(rigour, test_exact_judge_takes_the_bound_itself);
     tcase_add_test(rigour, test_reference_is_the_exact_sum);

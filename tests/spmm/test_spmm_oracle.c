@@ -127,6 +127,11 @@ START_TEST(test_integer_inputs_demand_exact)
     spmm_oracle_check(&f.orc, f.Y, &v);
     ck_assert(!v.pass);
     ck_assert(strstr(v.why, "integer inputs") != NULL);
+    /* far past the bound too: still said as the inexact integer result */
+    f.Y[s] += 1e6;
+    spmm_oracle_check(&f.orc, f.Y, &v);
+    ck_assert(!v.pass);
+    ck_assert_msg(strstr(v.why, "integer inputs but") != NULL, "%s", v.why);
     fixture_free(&f);
 }
 END_TEST
