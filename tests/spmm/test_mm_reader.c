@@ -605,22 +605,23 @@ START_TEST(test_normalize_empty_and_wide)
     e.cols = 2;
     ck_assert_msg(mm_coo_normalize(&e, &err) == 0, "%s", err.msg);
     for (int wide_rows = 0; wide_rows < 2; wide_rows++) {
-        static const int32_t a[] = {1, 0, 1, 0, 0}, b[] = {69999, 65536, 3, 69000, 2};
+        /* 5 and 4 in one row differ only in their lowest bit */
+        static const int32_t a[] = {1, 0, 1, 0, 0, 1, 1}, b[] = {69999, 65536, 3, 69000, 2, 5, 4};
         mm_coo m = {0};
         m.rows = wide_rows ? 70000 : 2;
         m.cols = wide_rows ? 2 : 70000;
-        m.nnz = 5;
-        m.row = pc_malloc_array(5, sizeof *m.row);
-        m.col = pc_malloc_array(5, sizeof *m.col);
-        m.val = pc_malloc_array(5, sizeof *m.val);
+        m.nnz = 7;
+        m.row = pc_malloc_array(7, sizeof *m.row);
+        m.col = pc_malloc_array(7, sizeof *m.col);
+        m.val = pc_malloc_array(7, sizeof *m.val);
         ck_assert(m.row && m.col && m.val);
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < 7; k++) {
             m.row[k] = wide_rows ? b[k] : a[k];
             m.col[k] = wide_rows ? a[k] : b[k];
             m.val[k] = k + 1;
         }
         ck_assert_msg(mm_coo_normalize(&m, &err) == 0, "%s", err.msg);
-        ck_assert_int_eq(m.nnz, 5);
+        ck_assert_int_eq(m.nnz, 7);
         for (int64_t k = 1; k < m.nnz; k++)
             ck_assert_msg(m.row[k - 1] < m.row[k] || (m.row[k - 1] == m.row[k] && m.col[k - 1] < m.col[k]),
                           "wide %s: entry %lld out of order", wide_rows ? "rows" : "columns", (long long)k);
@@ -628,14 +629,27 @@ START_TEST(test_normalize_empty_and_wide)
          * with a copy back: three here, two digits on the wide side) */
         for (int64_t k = 0; k < m.nnz; k++) {
             int j = 0;
-            while (j < 5 && !(m.row[k] == (wide_rows ? b[j] : a[j]) &&
+            while (j < 7 && !(m.row[k] == (wide_rows ? b[j] : a[j]) &&
                               m.col[k] == (wide_rows ? a[j] : b[j])))
                 j++;
-            ck_assert_msg(j < 5 && m.val[k] == j + 1, "wide %s: entry %lld lost its value",
+            ck_assert_msg(j < 7 && m.val[k] == j + 1, "wide %s: entry %lld lost its value",
                           wide_rows ? "rows" : "columns", (long long)k);
         }
         mm_coo_free(&m);
     }
+    /* a count past the limit, or one of the three arrays missing: refused
+     * before an entry is read */
+    int32_t ri[1] = {0}, ci[1] = {0};
+    double vi[1] = {1};
+    mm_coo bad = {.rows = 1, .cols = 1, .nnz = MM_MAX_NNZ + 1, .row = ri, .col = ci, .val = vi};
+    ck_assert_int_eq(mm_coo_normalize(&bad, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "mm_coo_normalize: invalid matrix");
+    bad.nnz = 1;
+    bad.val = NULL;
+    ck_assert_int_eq(mm_coo_normalize(&bad, &err), PC_EINVAL);
+    bad.val = vi;
+    bad.col = NULL;
+    ck_assert_int_eq(mm_coo_normalize(&bad, &err), PC_EINVAL);
 }
 END_TEST
 
