@@ -657,6 +657,35 @@ START_TEST(test_vector_pass_decides_clear_entries)
 }
 END_TEST
 
+START_TEST(test_exact_judge_bound_met_from_below)
+{
+    /* Entries 8, -8 and t: S = t, sum |a x| = fl(16 + t), and T as the judge
+     * computes it (2 gamma_3 ab + 3 eta2). With t within [T/2, 2T], y = t - T
+     * is exact (Sterbenz), so |y - S| = T with y below S: on the bound from
+     * below, within (R2: <= T); one ulp lower is not. */
+    static const int32_t ri[] = {0, 0, 0}, ci[] = {0, 1, 2};
+    static const double x[] = {1.0, 1.0, 1.0};
+    const double nu = 3 * 0x1p-53, gamma = nu / (1.0 - nu);
+    double t = 0.75 * (2.0 * (gamma * 16.0));
+    double T = 2.0 * (gamma * (16.0 + t)) + 3 * 0x1p-1074;
+    ck_assert(t >= T / 2 && t <= 2 * T);
+    double y = t - T;
+    ck_assert(t - y == T); /* y exact */
+    double v[] = {8.0, -8.0, t};
+    fx f;
+    fx_triplets(&f, 1, 3, 3, ri, ci, v, x, 1);
+    chk_test_hooks(1, 1);
+    f.Y[0] = y;
+    int on = fx_check(&f, 1);
+    f.Y[0] = nextafter(y, -1.0);
+    int below = fx_check(&f, 1);
+    chk_test_hooks(1, 0);
+    ck_assert_msg(on, "y = S - T refused");
+    ck_assert(!below && f.rep.fail[0].reason == SPMM_CHECK_OVER_BOUND && f.rep.fail[0].bound == T);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_boundary_decided_exactly)
 {
     /* S = 0.5, b = gamma_1 / 2 = 2^-54 (1 + 2^-52): T = 2^-53 (1 + 2^-52). */
@@ -1130,6 +1159,7 @@ static Suite *suite_spmm_check(void)
     tcase_add_test(rigour, test_exact_reference_rounds_to_nearest_even);
     tcase_add_test(rigour, test_subnormal_boundary_keeps_the_underflow_margin);
     tcase_add_test(rigour, test_vector_pass_decides_clear_entries);
+    tcase_add_test(rigour, test_exact_judge_bound_met_from_below);
     tcase_add_test(rigour, test_boundary_decided_exactly);
     tcase_add_test(rigour, test_exact_judge_takes_the_bound_itself);
     tcase_add_test(rigour, test_reference_is_the_exact_sum);
