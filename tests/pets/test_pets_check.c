@@ -377,6 +377,15 @@ START_TEST(lower_bound_refuses_unsorted_edges)
     ck_assert_int_eq(pets_oracle_lower_bound(&g_dag, &lb, &err), PC_EINVAL);
     ck_assert_str_eq(err.msg, "lower bound: edge list not sorted by source");
     ck_assert_int_eq(lb, -1);
+    /* task numbers against the edges' direction: 3 -> 2 -> 1 costs 5 + 3 + 1
+     * on the only processor; the bound follows the edges, not the numbers */
+    static const char back[] = "tasks 3 processors 1\ncost 1 1\ncost 2 3\ncost 3 5\n"
+                               "edge 3 2 0\nedge 2 1 0\n";
+    pets_dag d;
+    ck_assert_int_eq(pets_dag_parse(back, strlen(back), "back.dag", &d, &err), 0);
+    ck_assert_int_eq(pets_oracle_lower_bound(&d, &lb, &err), 0);
+    ck_assert_int_eq(lb, 9);
+    pets_dag_free(&d);
 }
 END_TEST
 
