@@ -12,6 +12,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("mutate", os.path.join(HERE, "mutate.py"))
@@ -166,6 +168,51 @@ check("a mutant whose judging raises is reported, the others judged",
       [e[0] for e in errs] == ["k7"] and "src/x.c:7: KeyError" in errs[0][1]
       and sorted(k for _, k in judged) == sorted("k%d" % i for i in range(20) if i != 7),
       repr(errs))
+
+seen, lock, busy = [], threading.Lock(), [0, 0]
+
+
+def one_item(i):
+    with lock:
+        busy[0] += 1
+        busy[1] = max(busy[1], busy[0])
+    time.sleep(0.01)
+    with lock:
+        seen.append(i)
+        busy[0] -= 1
+
+
+mu.side_by_side(range(40), one_item, 4)
+check("side_by_side runs every item once, several at a time",
+      sorted(seen) == list(range(40)) and busy[1] > 1, repr((len(seen), busy[1])))
+
+# The gcov pass's mechanism: a program run with GCOV_PREFIX writes its
+# counts under the prefix (at the object's absolute path), and gcov reads
+# them there beside a copy of the .gcno.
+if shutil.which("gcc") and shutil.which("gcov"):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "t.c")
+        open(src, "w").write("int main(void)\n{\n    return 0;\n}\n")
+        obj = os.path.join(tmp, "t.o")
+        subprocess.run(["gcc", "-O0", "--coverage", "-c", src, "-o", obj], check=True)
+        subprocess.run(["gcc", "--coverage", obj, "-o", os.path.join(tmp, "t")], check=True)
+        pre = os.path.join(tmp, "run1")
+        subprocess.run([os.path.join(tmp, "t")], check=True,
+                       env=dict(os.environ, GCOV_PREFIX=pre, GCOV_PREFIX_STRIP="0"))
+        gcda = pre + os.path.join(tmp, "t.gcda")
+        ok = os.path.exists(gcda) and not os.path.exists(os.path.join(tmp, "t.gcda"))
+        count = -1
+        if ok:
+            shutil.copy(os.path.join(tmp, "t.gcno"), pre + os.path.join(tmp, "t.gcno"))
+            r = subprocess.run(["gcov", "--json-format", "--stdout", gcda], capture_output=True,
+                               text=True)
+            for doc in r.stdout.splitlines():
+                for fe in json.loads(doc).get("files", []) if doc.strip() else []:
+                    for ln in fe.get("lines", []):
+                        if ln["line_number"] == 3:
+                            count = ln["count"]
+        check("counts written under GCOV_PREFIX are read back by gcov", ok and count == 1,
+              repr((ok, count)))
 
 print("SUMMARY passed=%d failed=%d skipped=0" % (passed, failed))
 sys.exit(1 if failed else 0)
