@@ -464,6 +464,37 @@ static void op_free(void *ctx)
     pets_dag_free(&g_dag);
 }
 
+/* The processor count of an import is checked before any cost is
+ * allocated: 0 and more than PETS_MAX_PROCS are refused, named. */
+START_TEST(processor_counts_refused)
+{
+    char path[] = "/tmp/pets-stg-XXXXXX";
+    write_temp(path, "1\n0 0 0\n1 5 1 0\n2 0 1 1\n");
+    static const int32_t procs[] = {0, PETS_MAX_PROCS + 1, 1};
+    for (int k = 0; k < 3; k++) {
+        pets_import_params ip;
+        pets_import_defaults(&ip);
+        ip.procs = procs[k];
+        pets_dag g;
+        pc_error err;
+        pc_error_clear(&err);
+        int rc = pets_import_stg(path, &ip, &g, &err);
+        if (k == 2) {
+            ck_assert_msg(rc == 0, "%s", err.msg);
+            ck_assert_int_eq(g.nprocs, 1);
+            pets_dag_free(&g);
+            continue;
+        }
+        ck_assert_int_eq(rc, PC_ERANGE);
+        char want[128];
+        snprintf(want, sizeof want, "%s: 3 tasks on %d processors: too many costs", path, procs[k]);
+        ck_assert_str_eq(err.msg, want);
+    }
+    unlink(path);
+    ck_assert_int_eq(pc_alloc_live(), 0);
+}
+END_TEST
+
 START_TEST(alloc_failures)
 {
     if (!tu_data("stg"))
@@ -502,6 +533,7 @@ static Suite *suite_import(void)
     tcase_add_test(tc, dax_workflow_edges);
     tcase_add_test(tc, stg_optimal_bounds);
     tcase_add_test(tc, bad_import_files);
+    tcase_add_test(tc, processor_counts_refused);
     tcase_add_test(tc, alloc_failures);
     suite_add_tcase(s, tc);
     return s;
