@@ -10,6 +10,7 @@
 #define PC_TEST_H
 
 #include <check.h>
+#include <stdint.h>
 
 /* A test case with a timeout generous enough for valgrind and sanitizers. */
 TCase *pc_tcase(const char *name);
@@ -41,5 +42,16 @@ int pc_test_shell(const char *cmd, char **out, char **err);
  * allocation points exercised; fails the test on any violation. */
 long pc_test_alloc_loop(int (*op)(void *ctx), void (*cleanup)(void *ctx), void *ctx,
                         long max_n);
+
+/* FNV-1a: the hash h (PC_TEST_FNV_SEED to start) extended by the 8 bytes of
+ * v, lowest first, so that a pinned fingerprint is the same on every
+ * machine. */
+#define PC_TEST_FNV_SEED 1469598103934665603ULL
+static inline uint64_t pc_test_fnv_u64(uint64_t h, uint64_t v)
+{
+    for (int b = 0; b < 64; b += 8)
+        h = (h ^ ((v >> b) & 0xff)) * 1099511628211ULL;
+    return h;
+}
 
 #endif

@@ -67,17 +67,16 @@ START_TEST(generator_reproducible)
 }
 END_TEST
 
-/* FNV-1a over a graph's costs and edges. */
+/* A graph's costs and edges, hashed (pc_test_fnv_u64). */
 static uint64_t dag_fingerprint(const pets_dag *d)
 {
-    uint64_t h = 1469598103934665603ULL;
-    const int64_t nc = (int64_t)d->ntasks * d->nprocs;
-    for (int64_t i = 0; i < nc + 3 * (int64_t)d->nedges; i++) {
-        int64_t v = i < nc ? d->cost[i]
-                  : (i - nc) % 3 == 0 ? d->edge_from[(i - nc) / 3]
-                  : (i - nc) % 3 == 1 ? d->edge_to[(i - nc) / 3] : d->edge_comm[(i - nc) / 3];
-        for (int b = 0; b < 64; b += 8)
-            h = (h ^ (uint64_t)((v >> b) & 0xff)) * 1099511628211ULL;
+    uint64_t h = PC_TEST_FNV_SEED;
+    for (int64_t i = 0; i < (int64_t)d->ntasks * d->nprocs; i++)
+        h = pc_test_fnv_u64(h, (uint64_t)d->cost[i]);
+    for (int32_t e = 0; e < d->nedges; e++) {
+        h = pc_test_fnv_u64(h, (uint64_t)(int64_t)d->edge_from[e]);
+        h = pc_test_fnv_u64(h, (uint64_t)(int64_t)d->edge_to[e]);
+        h = pc_test_fnv_u64(h, (uint64_t)d->edge_comm[e]);
     }
     return h;
 }

@@ -113,10 +113,8 @@ START_TEST(external_run_times_and_failures)
     char why[256];
     const sa_impl *mpi = sa_impl_find("mpi");
     ck_assert(mpi != NULL);
-    if (!mpi->available(why, sizeof why)) {
-        fprintf(stderr, "external_run_times_and_failures: SKIPPED (%s)\n", why);
-        return;
-    }
+    if (!mpi->available(why, sizeof why))
+        PC_SKIP(why);
     enum { N = 3000 };
     uint8_t T[N];
     for (int i = 0; i < N; i++)

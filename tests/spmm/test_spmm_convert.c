@@ -234,16 +234,16 @@ START_TEST(test_conversions_survive_allocation_failures)
 }
 END_TEST
 
-/* FNV-1a over a matrix's entries (row, column, value bits). */
+/* A matrix's entries (row, column, value bits), hashed (pc_test_fnv_u64). */
 static uint64_t coo_fingerprint(const mm_coo *a)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = PC_TEST_FNV_SEED;
     for (int64_t e = 0; e < a->nnz; e++) {
-        uint64_t v[3] = {(uint64_t)a->row[e], (uint64_t)a->col[e], 0};
-        memcpy(&v[2], &a->val[e], sizeof v[2]);
-        for (int k = 0; k < 3; k++)
-            for (int b = 0; b < 64; b += 8)
-                h = (h ^ ((v[k] >> b) & 0xff)) * 1099511628211ULL;
+        uint64_t bits;
+        memcpy(&bits, &a->val[e], sizeof bits);
+        h = pc_test_fnv_u64(h, (uint64_t)(int64_t)a->row[e]);
+        h = pc_test_fnv_u64(h, (uint64_t)(int64_t)a->col[e]);
+        h = pc_test_fnv_u64(h, bits);
     }
     return h;
 }
