@@ -181,7 +181,7 @@ static int sais_buckets_alloc(int32_t n, int32_t K, int threads, int32_t **C, in
             *C = NULL;
         }
     }
-    return *C ? PC_OK : pc_error_nomem(err, "SA-IS bucket arrays");
+    return *C ? PC_OK : pc_error_nomem(err, "allocating SA-IS bucket arrays");
 }
 
 /* What a pass of the induce step gathers for one entry: the bucket of the
@@ -415,7 +415,7 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
         size_t slots = (size_t)x.block + (size_t)x.hist_k / 2 + 1;
         x.buf = pc_malloc_array((size_t)threads * slots, sizeof(sais_slot));
         if (!x.buf)
-            return pc_error_nomem(err, "SA-IS induce slots");
+            return pc_error_nomem(err, "allocating SA-IS induce slots");
         x.hist = (int32_t *)(void *)(x.buf + (size_t)threads * (size_t)x.block);
     }
     int rc = sais_level_u8(T, SA, n, 256, &x, err);

@@ -311,7 +311,7 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
     }
     if (oom) {
         sais_hparts_free(hp, np, &tab);
-        return pc_error_nomem(err, "SA-IS name tables");
+        return pc_error_nomem(err, "allocating SA-IS name tables");
     }
     size_t nslot = (size_t)1 << tab.log, chunk = ((size_t)1 << 16);
 #pragma omp parallel num_threads(np) if (np > 1)
@@ -360,7 +360,7 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
         pc_free(sh);
         pc_free(gname);
         sais_hparts_free(hp, np, &tab);
-        return pc_error_nomem(err, "SA-IS name tables");
+        return pc_error_nomem(err, "allocating SA-IS name tables");
     }
     for (size_t k = 0; k < nslot; k++) {
         const sais_hslot *e = &tab.slot[k];

@@ -521,6 +521,35 @@ START_TEST(records_are_deterministic)
         ck_assert_int_eq(ra.record[k].task, k + 1);
     ck_assert_str_eq(ra.why, "task 1 is not in the schedule; 12 violations in all");
     pets_dag_free(&d);
+    /* one task after twelve others, each on a processor of its own and all
+     * at time 0: twelve precedence violations of task 13, the ten kept
+     * those of the predecessors 1 to 10, in that order */
+    char big[1024] = "tasks 13 processors 13\n";
+    for (int t = 1; t <= 13; t++) {
+        char line[128] = "";
+        snprintf(line, sizeof line, "cost %d 1 1 1 1 1 1 1 1 1 1 1 1 1\n", t);
+        strcat(big, line);
+    }
+    for (int t = 1; t <= 12; t++) {
+        char line[64];
+        snprintf(line, sizeof line, "edge %d 13 0\n", t);
+        strcat(big, line);
+    }
+    ck_assert_int_eq(pets_dag_parse(big, strlen(big), "13.dag", &d, NULL), 0);
+    int64_t task[13], proc[13], start[13], finish[13];
+    for (int k = 0; k < 13; k++) {
+        task[k] = proc[k] = k + 1;
+        start[k] = 0;
+        finish[k] = 1;
+    }
+    ck_assert_int_eq(pets_check_schedule(&d, 13, task, proc, start, finish, 0, &ra, NULL), 0);
+    ck_assert_int_eq(ra.count[PETS_RULE_PRECEDENCE], 12);
+    ck_assert_int_eq(ra.violations, 12);
+    ck_assert_int_eq(ra.nrecords, PETS_CHECK_MAX_RECORDS);
+    for (int k = 0; k < PETS_CHECK_MAX_RECORDS; k++)
+        ck_assert_msg(ra.record[k].task == 13 && ra.record[k].other == k + 1, "record %d: task %lld after %lld", k,
+                      (long long)ra.record[k].task, (long long)ra.record[k].other);
+    pets_dag_free(&d);
 }
 END_TEST
 

@@ -17,18 +17,33 @@ typedef struct ctx {
     int32_t nloaded;
 } ctx;
 
+/* A refused allocation says what it was for: "out of memory while " and
+ * a what that is not empty. */
+static void assert_nomem_named(int rc, const pc_error *err)
+{
+    static const char lead[] = "out of memory while ";
+    if (rc != PC_ENOMEM)
+        return;
+    ck_assert_msg(!strncmp(err->msg, lead, sizeof lead - 1) && strlen(err->msg) > sizeof lead - 1,
+                  "message '%s'", err->msg);
+}
+
 static int op_build(void *p)
 {
     ctx *c = p;
     pc_error err;
-    return c->build(c->T, c->n, c->SA, c->threads, &err);
+    int rc = c->build(c->T, c->n, c->SA, c->threads, &err);
+    assert_nomem_named(rc, &err);
+    return rc;
 }
 
 static int op_lcp(void *p)
 {
     ctx *c = p;
     pc_error err;
-    return sa_lcp_kasai(c->T, c->SA, c->n, c->LCP, c->threads, &err);
+    int rc = sa_lcp_kasai(c->T, c->SA, c->n, c->LCP, c->threads, &err);
+    assert_nomem_named(rc, &err);
+    return rc;
 }
 
 static int op_oracles(void *p)
@@ -90,6 +105,28 @@ START_TEST(construction_parallel)
 }
 END_TEST
 
+/* sais's first allocation at 2 threads is its induce slots (a refusal
+ * before any level runs), named whole. */
+START_TEST(sais_slots_refused_first)
+{
+    enum { N = 70000 };
+    uint8_t *T = malloc(N);
+    int32_t *SA = malloc(sizeof(int32_t) * N);
+    for (int32_t i = 0; i < N; i++)
+        T[i] = (uint8_t)(i * 2654435761u >> 29);
+    sa_sais_test_par_min(4096);
+    pc_error err = { 0 };
+    pc_alloc_fail_at(1);
+    int rc = sa_build_sais(T, N, SA, 2, &err);
+    pc_alloc_fail_at(0);
+    sa_sais_test_par_min(0);
+    ck_assert_int_eq(rc, PC_ENOMEM);
+    ck_assert_str_eq(err.msg, "out of memory while allocating SA-IS induce slots");
+    free(T);
+    free(SA);
+}
+END_TEST
+
 START_TEST(file_loading)
 {
     char path[] = "/tmp/pc-sa-alloc-XXXXXX";
@@ -109,6 +146,7 @@ static Suite *suite_alloc(void)
     TCase *tc = pc_tcase("alloc");
     tcase_add_test(tc, construction_small);
     tcase_add_test(tc, construction_parallel);
+    tcase_add_test(tc, sais_slots_refused_first);
     tcase_add_test(tc, file_loading);
     suite_add_tcase(s, tc);
     return s;

@@ -1,5 +1,6 @@
 /* test_cli.c - `parcheck sa` and `parcheck gen text` from the outside:
  * exit codes, JSON fields, --out-sa / --out-lcp, generator sizing. */
+#include "pc_config.h"
 #include "sa_cli_testlib.h"
 #include "sa_testlib.h"
 
@@ -154,6 +155,76 @@ START_TEST(external_run_times_and_failures)
 }
 END_TEST
 
+/* Environment variables set aside for a test and put back after it. */
+typedef struct {
+    const char *name;
+    int had;
+    char value[4096];
+} env_keep;
+
+static void env_set_aside(env_keep *k, const char *name)
+{
+    const char *v = getenv(name);
+    k->name = name;
+    k->had = v != NULL;
+    snprintf(k->value, sizeof k->value, "%s", v ? v : "");
+    unsetenv(name);
+}
+
+static void env_put_back(const env_keep *k)
+{
+    if (k->had)
+        setenv(k->name, k->value, 1);
+    else
+        unsetenv(k->name);
+}
+
+/* With no override set, the launcher finds what a user's shell finds:
+ * mpirun or mpiexec on PATH and the MPI program among the build's
+ * binaries. As root it must add Open MPI's consent variables itself (a
+ * root shell seldom has them), so the run is made without them. */
+START_TEST(external_found_without_overrides)
+{
+#if !PC_HAVE_MPI
+    PC_SKIP("built without MPI");
+#else
+    if (system("command -v mpirun >/dev/null 2>&1 || command -v mpiexec >/dev/null 2>&1") != 0)
+        PC_SKIP("neither mpirun nor mpiexec on PATH");
+    if (access(PC_BUILD_BINDIR "/parcheck-sa-mpi", X_OK) != 0)
+        PC_SKIP(PC_BUILD_BINDIR "/parcheck-sa-mpi not built");
+    static const char *const names[] = { "PARCHECK_MPIRUN", "PARCHECK_SA_MPI", "OMPI_ALLOW_RUN_AS_ROOT",
+                                         "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM" };
+    enum { NV = sizeof names / sizeof names[0] };
+    env_keep keep[NV];
+    for (int v = 0; v < NV; v++)
+        env_set_aside(&keep[v], names[v]);
+    char why[256] = "";
+    const sa_impl *mpi = sa_impl_find("mpi");
+    ck_assert(mpi != NULL);
+    int avail = mpi->available(why, sizeof why);
+    enum { N = 500 };
+    uint8_t T[N];
+    for (int i = 0; i < N; i++)
+        T[i] = (uint8_t)("mississippi"[i % 11] + (i % 37 == 0));
+    char path[256];
+    snprintf(path, sizeof path, "%s", sa_cli_path("m.bin"));
+    FILE *f = fopen(path, "wb");
+    ck_assert(f && fwrite(T, 1, N, f) == N);
+    fclose(f);
+    int32_t SA[N], ref[N];
+    pc_error err = { 0 };
+    ck_assert_int_eq(sa_build_sais(T, N, ref, 1, &err), 0);
+    double secs = -1;
+    int rc = avail ? sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err) : -1;
+    for (int v = 0; v < NV; v++)
+        env_put_back(&keep[v]);
+    ck_assert_msg(avail, "mpi unavailable although mpirun is on PATH: %s", why);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_int_eq(memcmp(SA, ref, sizeof SA), 0);
+#endif
+}
+END_TEST
+
 START_TEST(out_sa_and_lcp)
 {
     if (!sa_cli_have_bin())
@@ -207,6 +278,7 @@ static Suite *suite_cli(void)
     tcase_add_test(tc, exit_codes);
     tcase_add_test(tc, out_sa_and_lcp);
     tcase_add_test(tc, external_run_times_and_failures);
+    tcase_add_test(tc, external_found_without_overrides);
     tcase_add_test(tc, gen_sizes_and_seeds);
     suite_add_tcase(s, tc);
     return s;

@@ -124,6 +124,15 @@ START_TEST(repetitive_kinds_are_what_they_say)
         for (size_t j = 0; j + 64 <= at && !long_repeat; j++)
             long_repeat = !memcmp(a + at, a + j, 64);
     ck_assert_msg(long_repeat, "no 64-byte repeat found in the dna text");
+    /* dna's block bounds its stretches: 0 means 65536, and one under the
+     * shortest stretch (256 letters) is taken as 256 */
+    ck_assert_int_eq(sa_gen_text_block(SA_GEN_DNA, 5, NULL, 0, 65536, b, N, &err), 0);
+    ck_assert(!memcmp(a, b, N));
+    ck_assert_int_eq(sa_gen_text_block(SA_GEN_DNA, 5, NULL, 0, 100, a, N, &err), 0);
+    ck_assert_int_eq(sa_gen_text_block(SA_GEN_DNA, 5, NULL, 0, 256, b, N, &err), 0);
+    ck_assert(!memcmp(a, b, N));
+    ck_assert_int_eq(sa_gen_text_block(SA_GEN_DNA, 5, NULL, 0, 257, b, N, &err), 0);
+    ck_assert(memcmp(a, b, N) != 0);
     /* every kind: a function of (kind, seed, block, n) */
     for (int kind = SA_GEN_REPEAT; kind <= SA_GEN_DNA; kind++) {
         ck_assert_int_eq(sa_gen_text_block(kind, 9, NULL, 0, 777, a, N, &err), 0);

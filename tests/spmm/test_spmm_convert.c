@@ -252,13 +252,17 @@ static uint64_t coo_fingerprint(const mm_coo *a)
  * entry count and fingerprint. */
 START_TEST(test_generator_shapes)
 {
+    /* the fifth: dense rows of 900 in 1500 columns, past half the columns
+     * (a run of consecutive columns from a random offset) */
     static const int shapes[] = {SPMM_SHAPE_UNIFORM, SPMM_SHAPE_BANDED, SPMM_SHAPE_POWERLAW,
-                                 SPMM_SHAPE_DENSEROWS};
-    static const int64_t pin_nnz[] = {40045, 40000, 38440, 45404};
+                                 SPMM_SHAPE_DENSEROWS, SPMM_SHAPE_DENSEROWS};
+    static const int32_t cols[] = {4000, 4000, 4000, 4000, 1500};
+    static const int64_t pin_nnz[] = {40045, 40000, 38440, 45404, 45343};
     static const uint64_t pin_print[] = {13151028600654061084ULL, 2870977832716009640ULL,
-                                         3475285253476924829ULL, 4932860494617901295ULL};
-    for (int s = 0; s < 4; s++) {
-        spmm_gen_params p = {.rows = 5000, .cols = 4000, .nnz = 40000, .shape = shapes[s],
+                                         3475285253476924829ULL, 4932860494617901295ULL,
+                                         9199425434114768074ULL};
+    for (int s = 0; s < 5; s++) {
+        spmm_gen_params p = {.rows = 5000, .cols = cols[s], .nnz = 40000, .shape = shapes[s],
                              .seed = 77, .max_row = 900};
         mm_coo a, b;
         pc_error err;
@@ -280,6 +284,24 @@ START_TEST(test_generator_shapes)
             ck_assert_int_eq(longest, 8);
         if (shapes[s] == SPMM_SHAPE_POWERLAW || shapes[s] == SPMM_SHAPE_DENSEROWS)
             ck_assert_int_eq(longest, 900); /* the long row exists */
+        /* a row of at least half the columns is one cyclic run of
+         * consecutive columns, from an offset that varies by row */
+        int halves = 0, off_zero = 0;
+        for (int32_t i = 0; i < csr.m; i++) {
+            int32_t l = csr.irp[i + 1] - csr.irp[i];
+            if (2 * (int64_t)l < csr.n)
+                continue;
+            const int32_t *c = csr.ja + csr.irp[i];
+            int breaks = c[0] != 0 || c[l - 1] != csr.n - 1; /* the wrap */
+            for (int32_t k = 0; k + 1 < l; k++)
+                breaks += c[k + 1] != c[k] + 1;
+            ck_assert_msg(breaks == 1, "row %d: %d breaks in its run", i, breaks);
+            halves++;
+            off_zero += c[0] == 0 && c[l - 1] != csr.n - 1;
+        }
+        if (cols[s] == 1500)
+            ck_assert_msg(halves > 1 && off_zero < halves, "%d rows of half the columns, %d from column 0",
+                          halves, off_zero);
         spmm_csr_free(&csr);
         mm_coo_free(&a);
         mm_coo_free(&b);

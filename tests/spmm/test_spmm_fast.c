@@ -192,8 +192,65 @@ START_TEST(test_prefetch_follows_the_median_span)
 }
 END_TEST
 
+/* The median is taken over rows sampled across the whole matrix (every
+ * m/4096-th row), not its first rows: 8192 rows where row 0 alone has the
+ * other span. */
+static int prefetch_of_rows(int32_t span_first, int32_t span_rest)
+{
+    enum { M = 8192, N = 60000 };
+    int32_t *ri = malloc(sizeof(int32_t) * 2 * M), *ci = malloc(sizeof(int32_t) * 2 * M);
+    double *v = malloc(sizeof(double) * 2 * M);
+    for (int32_t i = 0; i < M; i++) {
+        ri[2 * i] = ri[2 * i + 1] = i;
+        ci[2 * i] = 0;
+        ci[2 * i + 1] = (i == 0 ? span_first : span_rest) - 1;
+        v[2 * i] = v[2 * i + 1] = 1.0;
+    }
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_from(M, N, 2 * M, ri, ci, v, &coo), 0);
+    free(ri);
+    free(ci);
+    free(v);
+    spmm_csr csr;
+    spmm_fast F;
+    pc_error err;
+    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+    ck_assert_int_eq(spmm_fast_build(&csr, 1, 0, &F, &err), 0);
+    int pf = F.prefetch;
+    spmm_fast_free(&F);
+    spmm_csr_free(&csr);
+    mm_coo_free(&coo);
+    return pf;
+}
+
+START_TEST(test_median_samples_the_whole_matrix)
+{
+    ck_assert_int_eq(prefetch_of_rows(2, 60000), 1);
+    ck_assert_int_eq(prefetch_of_rows(60000, 2), 0);
+}
+END_TEST
+
+/* An explicit width (negative budget) of one column over 70000 columns
+ * asks for 70000 blocks: the plan stops at 65536 (two columns a block),
+ * and the result still passes the oracle. */
+START_TEST(test_block_count_is_capped)
+{
+    mm_coo coo;
+    scattered_case(2, 70000, 5, &coo);
+    fast_fixture f;
+    fixture_open(&f, &coo, 1, 1, 3);
+    ck_assert_int_eq(fixture_check(&f, -8, 1, 1, "width of one column"), 65536);
+    fixture_close(&f);
+    mm_coo_free(&coo);
+}
+END_TEST
+
 START_TEST(test_cost_model_blocks_only_when_it_pays)
 {
+    /* 1,000 rows of 100, K = 8 (a whole 64-byte line an entry, 8 K =
+     * 64): misses 4,800,000 B, passes 4,812,000 B, within 0.25%: one
+     * block (a line of 8.1 K bytes would tip it to 4) */
+    ck_assert_int_eq(model_blocks(1000, 69000, 100, 8), 1);
     /* 64 rows of 200 entries, K = 1: misses 614,400 B, passes 323,840 B */
     ck_assert_int_eq(model_blocks(64, 40000, 200, 1), 4);
     /* 64 rows of 2 entries: misses 6,144 B, below X itself */
@@ -331,6 +388,8 @@ static Suite *suite_spmm_fast(void)
     tcase_add_test(tc, test_column_blocks_match_oracle);
     tcase_add_test(tc, test_cost_model_blocks_only_when_it_pays);
     tcase_add_test(tc, test_prefetch_follows_the_median_span);
+    tcase_add_test(tc, test_median_samples_the_whole_matrix);
+    tcase_add_test(tc, test_block_count_is_capped);
     tcase_add_test(tc, test_default_budget_is_a_slice_of_the_llc);
     tcase_add_test(tc, test_portable_and_avx2_agree_with_oracle);
     tcase_add_test(tc, test_threads_share_rows_and_blocks);
