@@ -106,55 +106,6 @@ static int32_t *read_i32(const char *path, long *count)
     return v;
 }
 
-/* The MPI hook as the CLI uses it: the program's own time comes back (and
- * 4 ranks on a 2-core machine need Open MPI's --oversubscribe, which the
- * hook adds); an mpirun that fails is named with its status, no time. */
-START_TEST(external_run_times_and_failures)
-{
-    char why[256];
-    const sa_impl *mpi = sa_impl_find("mpi");
-    ck_assert(mpi != NULL);
-    if (!mpi->available(why, sizeof why))
-        PC_SKIP(why);
-    enum { N = 3000 };
-    uint8_t T[N];
-    for (int i = 0; i < N; i++)
-        T[i] = (uint8_t)("abracadabra"[i % 11] + (i % 97 == 0));
-    char path[256];
-    snprintf(path, sizeof path, "%s", sa_cli_path("t.bin"));
-    FILE *f = fopen(path, "wb");
-    ck_assert(f && fwrite(T, 1, N, f) == N);
-    fclose(f);
-    int32_t SA[N], ref[N];
-    pc_error err;
-    ck_assert_int_eq(sa_build_sais(T, N, ref, 1, &err), 0);
-    double secs = -1;
-    int rc = sa_run_external(mpi, path, N, 4, 1, SA, &secs, &err);
-    ck_assert_msg(rc == 0, "%s", err.msg);
-    ck_assert_msg(secs > 0 && secs < 60, "seconds %g", secs);
-    ck_assert_int_eq(memcmp(SA, ref, sizeof SA), 0);
-    char fake[256], cmd[600];
-    snprintf(fake, sizeof fake, "%s", sa_cli_path("fake-mpirun"));
-    snprintf(cmd, sizeof cmd, "printf '#!/bin/sh\\nexit 3\\n' > '%s' && chmod 755 '%s'", fake, fake);
-    ck_assert_int_eq(system(cmd), 0);
-    const char *saved = getenv("PARCHECK_MPIRUN");
-    char keep[4096];
-    snprintf(keep, sizeof keep, "%s", saved ? saved : "");
-    setenv("PARCHECK_MPIRUN", fake, 1);
-    secs = -1;
-    rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
-    if (saved)
-        setenv("PARCHECK_MPIRUN", keep, 1);
-    else
-        unsetenv("PARCHECK_MPIRUN");
-    ck_assert_int_eq(rc, PC_EDEVICE);
-    char want[400];
-    snprintf(want, sizeof want, "%s exited with status 3 (its messages are above)", fake);
-    ck_assert_str_eq(err.msg, want);
-    ck_assert(secs == 0);
-}
-END_TEST
-
 /* Environment variables set aside for a test and put back after it. */
 typedef struct {
     const char *name;
@@ -178,6 +129,61 @@ static void env_put_back(const env_keep *k)
     else
         unsetenv(k->name);
 }
+
+/* A text of n bytes (word repeated, a byte raised every `mark`) written
+ * to the test directory as name; its path into path, its SA into ref. */
+static void ext_text(const char *name, const char *word, int mark, uint8_t *T, int32_t n,
+                     int32_t *ref, char *path, size_t len)
+{
+    size_t w = strlen(word);
+    for (int32_t i = 0; i < n; i++)
+        T[i] = (uint8_t)(word[(size_t)i % w] + (i % mark == 0));
+    snprintf(path, len, "%s", sa_cli_path(name));
+    FILE *f = fopen(path, "wb");
+    ck_assert(f && fwrite(T, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    pc_error err;
+    ck_assert_int_eq(sa_build_sais(T, n, ref, 1, &err), 0);
+}
+
+/* The MPI hook as the CLI uses it: the program's own time comes back (and
+ * 4 ranks on a 2-core machine need Open MPI's --oversubscribe, which the
+ * hook adds); an mpirun that fails is named with its status, no time. */
+START_TEST(external_run_times_and_failures)
+{
+    char why[256];
+    const sa_impl *mpi = sa_impl_find("mpi");
+    ck_assert(mpi != NULL);
+    if (!mpi->available(why, sizeof why))
+        PC_SKIP(why);
+    enum { N = 3000 };
+    uint8_t T[N];
+    int32_t SA[N], ref[N];
+    char path[256];
+    ext_text("t.bin", "abracadabra", 97, T, N, ref, path, sizeof path);
+    pc_error err;
+    double secs = -1;
+    int rc = sa_run_external(mpi, path, N, 4, 1, SA, &secs, &err);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_msg(secs > 0 && secs < 60, "seconds %g", secs);
+    ck_assert_int_eq(memcmp(SA, ref, sizeof SA), 0);
+    char fake[256], cmd[600];
+    snprintf(fake, sizeof fake, "%s", sa_cli_path("fake-mpirun"));
+    snprintf(cmd, sizeof cmd, "printf '#!/bin/sh\\nexit 3\\n' > '%s' && chmod 755 '%s'", fake, fake);
+    ck_assert_int_eq(system(cmd), 0);
+    env_keep keep;
+    env_set_aside(&keep, "PARCHECK_MPIRUN");
+    setenv("PARCHECK_MPIRUN", fake, 1);
+    secs = -1;
+    rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
+    env_put_back(&keep);
+    ck_assert_int_eq(rc, PC_EDEVICE);
+    char want[400];
+    snprintf(want, sizeof want, "%s exited with status 3 (its messages are above)", fake);
+    ck_assert_str_eq(err.msg, want);
+    ck_assert(secs == 0);
+}
+END_TEST
 
 /* With no override set, the launcher finds what a user's shell finds:
  * mpirun or mpiexec on PATH and the MPI program among the build's
@@ -204,16 +210,10 @@ START_TEST(external_found_without_overrides)
     int avail = mpi->available(why, sizeof why);
     enum { N = 500 };
     uint8_t T[N];
-    for (int i = 0; i < N; i++)
-        T[i] = (uint8_t)("mississippi"[i % 11] + (i % 37 == 0));
-    char path[256];
-    snprintf(path, sizeof path, "%s", sa_cli_path("m.bin"));
-    FILE *f = fopen(path, "wb");
-    ck_assert(f && fwrite(T, 1, N, f) == N);
-    fclose(f);
     int32_t SA[N], ref[N];
+    char path[256];
+    ext_text("m.bin", "mississippi", 37, T, N, ref, path, sizeof path);
     pc_error err = { 0 };
-    ck_assert_int_eq(sa_build_sais(T, N, ref, 1, &err), 0);
     double secs = -1;
     int rc = avail ? sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err) : -1;
     for (int v = 0; v < NV; v++)

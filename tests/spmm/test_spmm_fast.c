@@ -121,6 +121,25 @@ static int model_blocks(int32_t rows, int32_t n, int per, int K)
     return nb;
 }
 
+/* Whether the plan for coo at K = 1 prefetches X; frees coo. */
+static int prefetch_of(mm_coo *coo)
+{
+    spmm_csr csr;
+    spmm_fast F;
+    pc_error err;
+    ck_assert_int_eq(spmm_csr_from_coo(coo, &csr, 1, &err), 0);
+    ck_assert_int_eq(spmm_fast_build(&csr, 1, 0, &F, &err), 0);
+    int pf = F.prefetch;
+    spmm_fast_free(&F);
+    /* freed means zeroed: a second free is safe */
+    static const spmm_fast zero;
+    ck_assert_int_eq(memcmp(&F, &zero, sizeof F), 0);
+    spmm_fast_free(&F);
+    spmm_csr_free(&csr);
+    mm_coo_free(coo);
+    return pf;
+}
+
 /* The cost model of spmm_fast_build (docs/README-spmm-cpu.md) with X four
  * times the budget: blocks when the X misses saved (a share 3/4 of the
  * entries, one 64-byte line each) outweigh the extra passes over Y (16 K
@@ -136,20 +155,7 @@ static int prefetch_for(int32_t span0, int32_t span1, int32_t span2)
     static const double v[] = {1, 2, 3, 4, 5, 6};
     mm_coo coo;
     ck_assert_int_eq(spmm_case_from(3, 60000, 6, ri, ci, v, &coo), 0);
-    spmm_csr csr;
-    spmm_fast F;
-    pc_error err;
-    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
-    ck_assert_int_eq(spmm_fast_build(&csr, 1, 0, &F, &err), 0);
-    int pf = F.prefetch;
-    spmm_fast_free(&F);
-    /* freed means zeroed: a second free is safe */
-    static const spmm_fast zero;
-    ck_assert_int_eq(memcmp(&F, &zero, sizeof F), 0);
-    spmm_fast_free(&F);
-    spmm_csr_free(&csr);
-    mm_coo_free(&coo);
-    return pf;
+    return prefetch_of(&coo);
 }
 
 /* x_budget 0 means LLC/16 at K < 4 and LLC/8 at K >= 4 of
@@ -211,16 +217,7 @@ static int prefetch_of_rows(int32_t span_first, int32_t span_rest)
     free(ri);
     free(ci);
     free(v);
-    spmm_csr csr;
-    spmm_fast F;
-    pc_error err;
-    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
-    ck_assert_int_eq(spmm_fast_build(&csr, 1, 0, &F, &err), 0);
-    int pf = F.prefetch;
-    spmm_fast_free(&F);
-    spmm_csr_free(&csr);
-    mm_coo_free(&coo);
-    return pf;
+    return prefetch_of(&coo);
 }
 
 START_TEST(test_median_samples_the_whole_matrix)
