@@ -118,6 +118,12 @@ void sa_sais_test_hash_counts(int32_t *named, int32_t *declined);
  * same array. Returns the number of LMS suffixes, or PC_ENOMEM. */
 int32_t sa_sais_test_place_lms(const uint8_t *T, int32_t n, int32_t *SA, int threads);
 
+/* Test hook: the bounds of a run of filled entries that the parallel
+ * induce passes share. down = 0: the first r in [p, lim) with SA[r] == 0,
+ * else lim (0 <= p <= lim <= the array's length). down = 1: the smallest
+ * r in [lim, p] with SA[r..p) all nonzero (0 <= lim <= p). */
+int32_t sa_sais_test_run_bound(const int32_t *SA, int32_t p, int32_t lim, int down);
+
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                         pc_error *err);

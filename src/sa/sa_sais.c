@@ -296,6 +296,11 @@ static int32_t sais_prev_empty(const int32_t *SA, int32_t p, int32_t lim)
     return r;
 }
 
+int32_t sa_sais_test_run_bound(const int32_t *SA, int32_t p, int32_t lim, int down)
+{
+    return down ? sais_prev_empty(SA, p, lim) : sais_next_empty(SA, p, lim);
+}
+
 /* 1 when the induce passes of a level of n entries run on x->threads. */
 static int sais_par(const sais_ctx *x, int32_t n)
 {

@@ -433,6 +433,37 @@ START_TEST(size_refused)
 }
 END_TEST
 
+/* The run bounds of the shared induce passes, eight entries a test,
+ * against an entry-by-entry scan: every start and limit over arrays with
+ * holes at every distance from them (a hole at the limit's edge too). */
+START_TEST(sais_run_bounds_match_a_scan)
+{
+    enum { N = 40 };
+    int32_t SA[N];
+    for (int hole_a = -1; hole_a < N; hole_a++)
+        for (int hole_b = -1; hole_b < N; hole_b += 7) {
+            for (int32_t i = 0; i < N; i++)
+                SA[i] = i == hole_a || i == hole_b ? 0 : i + 1;
+            for (int32_t p = 0; p <= N; p++)
+                for (int32_t lim = p; lim <= N; lim++) {
+                    int32_t want = p;
+                    while (want < lim && SA[want] != 0)
+                        want++;
+                    ck_assert_msg(sa_sais_test_run_bound(SA, p, lim, 0) == want, "up from %d to %d, holes %d %d", p,
+                                  lim, hole_a, hole_b);
+                }
+            for (int32_t p = 0; p <= N; p++)
+                for (int32_t lim = 0; lim <= p; lim++) {
+                    int32_t want = p;
+                    while (want > lim && SA[want - 1] != 0)
+                        want--;
+                    ck_assert_msg(sa_sais_test_run_bound(SA, p, lim, 1) == want, "down from %d to %d, holes %d %d",
+                                  p, lim, hole_a, hole_b);
+                }
+        }
+}
+END_TEST
+
 static Suite *suite_adversarial(void)
 {
     Suite *s = suite_create("sa_adversarial");
@@ -446,6 +477,7 @@ static Suite *suite_adversarial(void)
     tcase_add_test(tc, repetitive_kinds);
     tcase_add_test(tc, sais_large_repetitive);
     tcase_add_test(tc, sais_runs_across_blocks);
+    tcase_add_test(tc, sais_run_bounds_match_a_scan);
     tcase_add_test(tc, sais_hashed_names);
     tcase_add_test(tc, sais_hash_gives_way_to_long);
     tcase_add_test(tc, size_refused);
