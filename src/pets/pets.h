@@ -67,7 +67,8 @@ int pets_dag_build(pets_dag *dag, int32_t ntasks, int32_t nprocs, const int64_t 
 void pets_dag_free(pets_dag *dag);
 
 /* Copies src into dst with every cost and communication cost times k
- * (PC_ERANGE when the result passes the limits). */
+ * (PC_ERANGE when the result passes the limits; PC_EINVAL for k < 1).
+ * On an error dst is left zeroed. */
 int pets_dag_scale(pets_dag *dst, const pets_dag *src, int64_t k, pc_error *err);
 
 /* Turns mean costs into P per-processor costs (for the generator and the
@@ -81,7 +82,8 @@ void pets_heterogeneity(const int64_t *mean, int32_t n, int32_t P, double eta,
  * "edge A B c" lines; tasks numbered from 1. Errors are "path:line: ...". */
 int pets_dag_read(const char *path, pets_dag *dag, pc_error *err);
 
-/* Parses .dag text (len bytes, need not be NUL-terminated); path only names errors. */
+/* Parses .dag text (len bytes, need not be NUL-terminated); path only names
+ * errors. On an error dag is left zeroed (pets_dag_read too). */
 int pets_dag_parse(const char *text, size_t len, const char *path, pets_dag *dag,
                    pc_error *err);
 

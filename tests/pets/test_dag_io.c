@@ -193,6 +193,9 @@ START_TEST(bad_files)
         ck_assert_msg(strncmp(err.msg, where, strlen(where)) == 0, "case %zu: '%s' lacks '%s'", i, err.msg, where);
         ck_assert_msg(!strcmp(err.msg, bad[i].msg), "case %zu: '%s', expected '%s'", i, err.msg, bad[i].msg);
         ck_assert_int_eq(pc_alloc_live(), 0);
+        /* a refused graph is left zeroed: freeing it is safe */
+        static const pets_dag zero;
+        ck_assert_msg(!memcmp(&d, &zero, sizeof d), "case %zu: the graph is not zeroed", i);
     }
 }
 END_TEST
@@ -262,6 +265,45 @@ START_TEST(weight_limit)
     ck_assert_int_eq(pets_dag_build(&d, 1, 1025, cost, NULL, 0, "big.dag", &err), PC_ERANGE);
     ck_assert_str_eq(err.msg, "big.dag: 1025 processors: must be within [1, 1024]");
     free(cost);
+    /* a refused scaling leaves its copy zeroed */
+    const char *text = "tasks 2 processors 1\ncost 1 5\ncost 2 6\nedge 1 2 7\n";
+    pets_dag src;
+    ck_assert_int_eq(pets_dag_parse(text, strlen(text), "s.dag", &src, &err), 0);
+    memset(&d, 0x5a, sizeof d);
+    ck_assert_int_eq(pets_dag_scale(&d, &src, 0, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "scale factor 0 must be >= 1");
+    static const pets_dag zero;
+    ck_assert(!memcmp(&d, &zero, sizeof d));
+    pets_dag_free(&src);
+}
+END_TEST
+
+/* The builder's own edge checks (the readers refuse these earlier, but the
+ * importers, the generator and callers of the library reach the builder
+ * with their edges as they are): each named with its edge's line. */
+START_TEST(builder_refuses_bad_edges)
+{
+    static const int64_t cost[3] = {1, 1, 1};
+    static const struct {
+        pets_edge e;
+        int code;
+        const char *msg;
+    } bad[] = {
+        {{0, 3, 0, 7}, PC_EFORMAT, "g.dag:7: edge 1 4: unknown task (tasks are 1..3)"},
+        {{3, 0, 0, 8}, PC_EFORMAT, "g.dag:8: edge 4 1: unknown task (tasks are 1..3)"},
+        {{-1, 1, 0, 9}, PC_EFORMAT, "g.dag:9: edge 0 2: unknown task (tasks are 1..3)"},
+        {{1, -1, 0, 10}, PC_EFORMAT, "g.dag:10: edge 2 0: unknown task (tasks are 1..3)"},
+        {{2, 2, 0, 11}, PC_EFORMAT, "g.dag:11: edge 3 3: self-loop"},
+        {{0, 1, -1, 12}, PC_ERANGE, "g.dag:12: edge 1 2: communication cost -1 outside [0, 1099511627776]"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        pets_edge e = bad[k].e;
+        pets_dag d;
+        pc_error err;
+        ck_assert_int_eq(pets_dag_build(&d, 3, 1, cost, &e, 1, "g.dag", &err), bad[k].code);
+        ck_assert_str_eq(err.msg, bad[k].msg);
+        ck_assert_int_eq(pc_alloc_live(), 0);
+    }
 }
 END_TEST
 
@@ -406,6 +448,7 @@ static Suite *suite_dag_io(void)
     tcase_add_test(tc, generator_ccr);
     tcase_add_test(tc, bad_files);
     tcase_add_test(tc, weight_limit);
+    tcase_add_test(tc, builder_refuses_bad_edges);
     tcase_add_test(tc, file_size_limit);
     tcase_add_test(tc, trailing_blanks_stop_at_the_end);
     tcase_add_test(tc, alloc_failures);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "pc_alloc.h"
+#include "pets_priv.h"
 #include "pets_tutil.h"
 
 typedef int (*importer)(const char *, const pets_import_params *, pets_dag *, pc_error *);
@@ -183,6 +184,9 @@ static const bad_import bads[] = {
     {pets_import_stg, "stg", "1\n0 0 0\n2 5 1 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: task id 2, expected 1"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 2 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: task 1: expected 2 predecessors"},
     {pets_import_stg, "stg", "1000000\n0 0 0\n", PC_EFORMAT, "bad.stg:1: declares 1000000 tasks but the file holds only 14 bytes"},
+    /* without the dummy rows a predecessor may name one of them: unknown */
+    {pets_import_stg, "stg", "2\n0 5 0\n1 5 1 3\n", PC_EFORMAT, "bad.stg:3: unknown predecessor 3"},
+    {pets_import_stg, "stg", "0\n0 0 0\n1 0 1 0\n", PC_EFORMAT, "bad.stg:1: expected the task count (1..16777214) alone on the first line"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 0\n2 0 1 1\n2 0 1 1\n", PC_EFORMAT, "bad.stg:5: more than 3 task lines"},
     {pets_import_wfcommons, "wfcommons", "{\"workflow\": [1, 2,\n}", PC_EFORMAT, "bad.wfcommons:2: *"},
     {pets_import_wfcommons, "wfcommons", "{\"workflow\": {}}", PC_EFORMAT, "bad.wfcommons: not a WfCommons 1.5 instance (needs workflow.specification.tasks and workflow.execution.tasks)"},
@@ -492,6 +496,20 @@ START_TEST(processor_counts_refused)
     }
     unlink(path);
     ck_assert_int_eq(pc_alloc_live(), 0);
+    /* the task count, which every importer bounds itself before: refused
+     * by the shared finish too, by name */
+    static const int32_t counts[] = {0, PETS_MAX_TASKS + 1};
+    for (int k = 0; k < 2; k++) {
+        pets_import_params ip;
+        pets_import_defaults(&ip);
+        pets_dag g;
+        pc_error err;
+        int64_t mean[1] = {1};
+        ck_assert_int_eq(pets_import_finish(&g, "w.json", counts[k], mean, NULL, 0, &ip, &err), PC_ERANGE);
+        char want[96];
+        snprintf(want, sizeof want, "w.json: %d tasks: must be within [1, %d]", counts[k], PETS_MAX_TASKS);
+        ck_assert_str_eq(err.msg, want);
+    }
 }
 END_TEST
 

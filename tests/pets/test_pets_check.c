@@ -649,6 +649,13 @@ START_TEST(validate_refuses_a_repeated_order_task)
     char want[96];
     snprintf(want, sizeof want, "order position 1: task %ld is not a new task", (long)first + 1);
     ck_assert_str_eq(err.msg, want);
+    /* a solution for another graph's task count, refused before any row */
+    int32_t keep = ref.ntasks;
+    ref.ntasks = keep - 1;
+    ck_assert_int_eq(pets_oracle_validate(&g_dag, &ref, &lb, &err), PC_EVERIFY);
+    snprintf(want, sizeof want, "schedule has %ld tasks, graph %ld", (long)keep - 1, (long)g_dag.ntasks);
+    ck_assert_str_eq(err.msg, want);
+    ref.ntasks = keep;
     pets_solution_free(&ref);
 }
 END_TEST

@@ -181,22 +181,24 @@ END_TEST
 static void build(pets_dag *d, int32_t n, int32_t P, const int64_t *cost, pets_edge *e,
                   int64_t m);
 
-/* pets_select_run on an order that is wrong, at 1 and 4 threads: refused
- * with PC_EVERIFY and the message naming the first culprit. */
+/* pets_select_run on an order that is wrong, at 1 and 4 threads and with
+ * the linear selection: refused with PC_EVERIFY and the message naming the
+ * first culprit. */
 static void check_refused(const pets_dag *d, const int32_t *order, const int32_t *level,
                           const char *want)
 {
-    for (int th = 1; th <= 4; th += 3) {
+    for (int run = 0; run < 3; run++) {
+        int th = run == 1 ? 4 : 1;
         pets_solution s;
         pc_error err;
         pc_error_clear(&err);
         ck_assert_int_eq(pets_solution_alloc(&s, d->ntasks, &err), 0);
         memcpy(s.order, order, (size_t)d->ntasks * sizeof *order);
         memcpy(s.level, level, (size_t)d->ntasks * sizeof *level);
-        pets_options o = {PETS_INSERTION, -1, -1, th, PETS_SELECT_GAPS};
+        pets_options o = {PETS_INSERTION, -1, -1, th, run == 2 ? PETS_SELECT_LINEAR : PETS_SELECT_GAPS};
         ck_assert_int_eq(pets_select_run(d, &o, th, &s, &err), PC_EVERIFY);
-        ck_assert_msg(strstr(err.msg, want), "%d threads: \"%s\" does not say \"%s\"", th,
-                      err.msg, want);
+        ck_assert_msg(!strcmp(err.msg, want), "%d threads%s: \"%s\", not \"%s\"", th,
+                      run == 2 ? " (linear)" : "", err.msg, want);
         pets_solution_free(&s);
     }
 }
@@ -221,29 +223,29 @@ START_TEST(select_refuses_bad_orders)
         order[k] = k;
     /* a repeated task: the second occurrence is named */
     order[4000] = 7;
-    check_refused(&d, order, level, "position 4000 holds 8, not a new task");
+    check_refused(&d, order, level, "priority order: position 4000 holds 8, not a new task");
     order[4000] = 4000;
     /* an unknown task */
     order[10] = n;
-    check_refused(&d, order, level, "position 10 holds 5005, not a new task");
+    check_refused(&d, order, level, "priority order: position 10 holds 5005, not a new task");
     order[10] = 10;
     /* a task before its predecessor, at the start and deep in the run (the
      * worker threads have chunks in flight and must stop) */
     order[1] = 2;
     order[2] = 1;
-    check_refused(&d, order, level, "task 3 comes before its predecessor 2");
+    check_refused(&d, order, level, "priority order: task 3 comes before its predecessor 2");
     order[1] = 1;
     order[2] = 2;
     order[4500] = 4501;
     order[4501] = 4500;
-    check_refused(&d, order, level, "task 4502 comes before its predecessor 4501");
+    check_refused(&d, order, level, "priority order: task 4502 comes before its predecessor 4501");
     order[4500] = 4500;
     order[4501] = 4501;
     /* levels play no part in the selection: wrong ones change nothing */
     level[1] = level[2] = level[4501] = 0;
     order[1] = 2;
     order[2] = 1;
-    check_refused(&d, order, level, "task 3 comes before its predecessor 2");
+    check_refused(&d, order, level, "priority order: task 3 comes before its predecessor 2");
     /* the oracle's order with every level 0 (the chain's tasks read their
      * own chunk: placed by the booking thread, late): the oracle's
      * schedule */

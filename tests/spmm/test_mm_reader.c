@@ -650,6 +650,17 @@ START_TEST(test_normalize_empty_and_wide)
     bad.val = vi;
     bad.col = NULL;
     ck_assert_int_eq(mm_coo_normalize(&bad, &err), PC_EINVAL);
+    /* an index outside the shape, each bound on each side, named whole */
+    bad.col = ci;
+    static const int32_t at[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    for (int k = 0; k < 4; k++) {
+        ri[0] = at[k][0];
+        ci[0] = at[k][1];
+        ck_assert_int_eq(mm_coo_normalize(&bad, &err), PC_EINVAL);
+        char want[96];
+        snprintf(want, sizeof want, "mm_coo_normalize: entry 0 at (%d, %d) outside 1 x 1", at[k][0], at[k][1]);
+        ck_assert_str_eq(err.msg, want);
+    }
 }
 END_TEST
 

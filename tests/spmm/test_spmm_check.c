@@ -819,8 +819,12 @@ START_TEST(test_threads_and_portable_path_give_same_report)
     fx_check(&f, 2);
     ck_assert(same_report(&one, &f.rep));
     chk_test_hooks(0, 0);
+    ck_assert(!chk_fast_has_fma()); /* the portable body, whatever the CPU */
     fx_check(&f, 2);
     chk_test_hooks(1, 0);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    ck_assert_int_eq(chk_fast_has_fma(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#endif
     ck_assert(same_report(&one, &f.rep));
     ck_assert(one.mean_rel_err == f.rep.mean_rel_err && one.bad == 4);
     fx_free(&f);
@@ -1060,6 +1064,11 @@ START_TEST(test_dense_matrix_market_array)
     x = d.data;
     ck_assert(x[0] == -1.5 && x[1] == 2 && x[2] == 30);
     mm_dense_free(&d);
+    /* an empty array (A without rows): no value, and no allocation refused */
+    write_text(p, "%%MatrixMarket matrix array real general\n0 2\n");
+    ck_assert_msg(dense_read(p, 0, 2, 0, &d, &err) == 0, "%s", err.msg);
+    ck_assert(d.data != NULL);
+    mm_dense_free(&d);
     static const struct {
         const char *text;
         int code;
@@ -1070,6 +1079,9 @@ START_TEST(test_dense_matrix_market_array)
         {"%%MatrixMarket matrix array real general\n3 2\n1 2\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:3: one value per line: unexpected text after '1'"},
         {"%%MatrixMarket matrix array real general\n3 2\n1\n2\nx\n4\n5\n6\n", PC_EFORMAT, "y.mtx:5: bad real value 'x'"},
         {"%%MatrixMarket matrix array integer general\n3 2\n1.5\n2\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:3: bad integer value '1.5'"},
+        /* made of number characters, but not a number to its end */
+        {"%%MatrixMarket matrix array real general\n3 2\n1\n1.2.3\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:4: bad real value '1.2.3'"},
+        {"%%MatrixMarket matrix array integer general\n3 2\n1\n2\n3-\n4\n5\n6\n", PC_EFORMAT, "y.mtx:5: bad integer value '3-'"},
         {"%%MatrixMarket matrix array real general\n3 2\n1e999\n2\n3\n4\n5\n6\n", PC_ERANGE, "y.mtx:3: value overflows a double: '1e999'"},
         /* nan is no integer */
         {"%%MatrixMarket matrix array integer general\n3 2\n1\nnan\n3\n4\n5\n6\n", PC_EFORMAT, "y.mtx:4: bad integer value 'nan'"},

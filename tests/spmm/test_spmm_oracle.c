@@ -185,6 +185,17 @@ START_TEST(test_reference_is_compensated)
     ck_assert_msg(ver.pass, "%s", ver.why);
     ck_assert(ver.max_rel_err == 1.0);
     spmm_oracle_free(&orc);
+    mm_coo_free(&coo);
+    /* integers, each within 2^53, whose partial sums pass it (2^52 + 2^52
+     * + 2): exactness is not asked, whatever the values */
+    static const double w[] = {0x1p52, 0x1p52, 2.0};
+    ck_assert_int_eq(spmm_case_from(1, 3, 3, ri, ci, w, &coo), 0);
+    ck_assert_int_eq(spmm_oracle_compute(&coo, X, 1, &orc, &err), 0);
+    ck_assert(!orc.exact);
+    y = 0x1p53 + 2.0;
+    spmm_oracle_check(&orc, &y, &ver);
+    ck_assert_msg(ver.pass, "%s", ver.why);
+    spmm_oracle_free(&orc);
     /* bad arguments leave a cleared reference, safe to free */
     ck_assert_int_eq(spmm_oracle_compute(&coo, X, 0, &orc, &err), PC_EINVAL);
     ck_assert(orc.hi == NULL && orc.lo == NULL && orc.absax == NULL && orc.special == NULL &&
