@@ -1,5 +1,8 @@
 /* test_cli.c - `parcheck sa` and `parcheck gen text` from the outside:
  * exit codes, JSON fields, --out-sa / --out-lcp, generator sizing. */
+#include <signal.h>
+#include <sys/time.h>
+
 #include "pc_config.h"
 #include "sa_cli_testlib.h"
 #include "sa_testlib.h"
@@ -225,6 +228,77 @@ START_TEST(external_found_without_overrides)
 }
 END_TEST
 
+static volatile sig_atomic_t g_alarms;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    g_alarms++;
+}
+
+/* A signal that interrupts the wait for mpirun (a handler without
+ * SA_RESTART, as a caller's progress timer may install) is waited out:
+ * the run still succeeds. */
+START_TEST(external_wait_survives_signals)
+{
+    char why[256];
+    const sa_impl *mpi = sa_impl_find("mpi");
+    ck_assert(mpi != NULL);
+    if (!mpi->available(why, sizeof why))
+        PC_SKIP(why);
+    enum { N = 2000 };
+    uint8_t T[N];
+    int32_t SA[N], ref[N];
+    char path[256];
+    ext_text("s.bin", "banana", 61, T, N, ref, path, sizeof path);
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    ck_assert_int_eq(sigaction(SIGALRM, &sa, &old), 0);
+    struct itimerval every = {{0, 5000}, {0, 5000}}, off = {{0, 0}, {0, 0}};
+    g_alarms = 0;
+    ck_assert_int_eq(setitimer(ITIMER_REAL, &every, NULL), 0);
+    double secs = -1;
+    pc_error err = { 0 };
+    int rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
+    setitimer(ITIMER_REAL, &off, NULL);
+    sigaction(SIGALRM, &old, NULL);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_msg(g_alarms > 0, "no signal came during the run");
+    ck_assert_int_eq(memcmp(SA, ref, sizeof SA), 0);
+}
+END_TEST
+
+/* The MPI program beside the running parcheck comes first (an installed
+ * or copied pair), before the build's own: a copy of parcheck with a fake
+ * program beside it runs the fake. */
+START_TEST(external_program_beside_parcheck_first)
+{
+#if !PC_HAVE_MPI
+    PC_SKIP("built without MPI");
+#else
+    char why[256];
+    const sa_impl *mpi = sa_impl_find("mpi");
+    ck_assert(mpi != NULL);
+    if (!sa_cli_have_bin())
+        PC_SKIP("parcheck binary not built");
+    if (!mpi->available(why, sizeof why))
+        PC_SKIP(why);
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 3000 --kind text --seed 1 -o b.txt"), 0);
+    ck_assert_int_eq(sa_cli_sh(NULL, NULL, "mkdir -p beside && cp \"$P\" beside/parcheck && "
+                                           "printf '#!/bin/sh\\necho fake-beside-parcheck >&2\\nexit 9\\n' "
+                                           "> beside/parcheck-sa-mpi && chmod 755 beside/parcheck-sa-mpi"),
+                     0);
+    char *out = NULL, *err = NULL;
+    int rc = sa_cli_sh(&out, &err, "env -u PARCHECK_SA_MPI beside/parcheck sa b.txt --impl mpi");
+    ck_assert_msg(rc == 1 && strstr(err, "fake-beside-parcheck"), "exit %d, stderr: %s", rc, err);
+    free(out);
+    free(err);
+#endif
+}
+END_TEST
+
 START_TEST(out_sa_and_lcp)
 {
     if (!sa_cli_have_bin())
@@ -279,6 +353,8 @@ static Suite *suite_cli(void)
     tcase_add_test(tc, out_sa_and_lcp);
     tcase_add_test(tc, external_run_times_and_failures);
     tcase_add_test(tc, external_found_without_overrides);
+    tcase_add_test(tc, external_wait_survives_signals);
+    tcase_add_test(tc, external_program_beside_parcheck_first);
     tcase_add_test(tc, gen_sizes_and_seeds);
     suite_add_tcase(s, tc);
     return s;

@@ -39,6 +39,7 @@ static void plant_nonfinite(double *X, int32_t cols, int K)
 static int run_case(const spmm_impl *impl, const mm_coo *coo, int K, int ints_x, uint64_t seed,
                     const char *what)
 {
+    long live = pc_alloc_live(); /* what a case takes it gives back, release included */
     pc_error err;
     pc_error_clear(&err);
     double *X = NULL;
@@ -78,6 +79,8 @@ static int run_case(const spmm_impl *impl, const mm_coo *coo, int K, int ints_x,
     spmm_matrix_free(&A);
     spmm_oracle_free(&orc);
     pc_free(X);
+    ck_assert_msg(pc_alloc_live() == live, "%s: %s: %ld allocations not given back", impl->name, what,
+                  pc_alloc_live() - live);
     return 1;
 }
 
@@ -340,6 +343,24 @@ START_TEST(test_impl_table_and_formats)
     ck_assert_int_eq(spmm_matrix_need(&A, SPMM_FMT_CSR | SPMM_FMT_ELL | SPMM_FMT_ELLNP, 1, &err), 0);
     ck_assert_int_gt(pc_alloc_live(), live);
     spmm_matrix_free(&A);
+    ck_assert_int_eq(pc_alloc_live(), live);
+    /* a freed format is zeroed, so that a second free is harmless */
+    spmm_csr csr;
+    spmm_ell ell;
+    spmm_ellnp np;
+    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+    ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, 1, &err), 0);
+    ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), 0);
+    spmm_csr_free(&csr);
+    spmm_ell_free(&ell);
+    spmm_ellnp_free(&np);
+    static const spmm_csr zc;
+    static const spmm_ell ze;
+    static const spmm_ellnp zn;
+    ck_assert(!memcmp(&csr, &zc, sizeof csr) && !memcmp(&ell, &ze, sizeof ell) && !memcmp(&np, &zn, sizeof np));
+    spmm_csr_free(&csr);
+    spmm_ell_free(&ell);
+    spmm_ellnp_free(&np);
     ck_assert_int_eq(pc_alloc_live(), live);
     mm_coo_free(&coo);
 }
