@@ -57,7 +57,9 @@ int pets_oracle_schedule(const pets_dag *dag, const pets_oracle_prep *prep, int 
 int pets_oracle_validate(const pets_dag *dag, const pets_solution *s, int64_t *lower_bound,
                          pc_error *err);
 
-/* The critical-path lower bound alone. */
+/* The critical-path lower bound alone: PC_EINVAL for edges not sorted by
+ * source, PC_EVERIFY for a cycle, PC_ENOMEM; *lower_bound is written only
+ * on success. */
 int pets_oracle_lower_bound(const pets_dag *dag, int64_t *lower_bound, pc_error *err);
 
 #endif

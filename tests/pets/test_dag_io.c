@@ -264,6 +264,10 @@ START_TEST(weight_limit)
     ck_assert_str_eq(err.msg, "big.dag: 0 tasks: must be within [1, 16777216]");
     ck_assert_int_eq(pets_dag_build(&d, 1, 1025, cost, NULL, 0, "big.dag", &err), PC_ERANGE);
     ck_assert_str_eq(err.msg, "big.dag: 1025 processors: must be within [1, 1024]");
+    /* each count in range, their product past 2^28 costs: refused before
+     * one cost is read */
+    ck_assert_int_eq(pets_dag_build(&d, 1 << 19, 1024, cost, NULL, 0, "big.dag", &err), PC_ERANGE);
+    ck_assert_str_eq(err.msg, "big.dag: 524288 tasks x 1024 processors exceeds 268435456 costs");
     free(cost);
     /* a refused scaling leaves its copy zeroed */
     const char *text = "tasks 2 processors 1\ncost 1 5\ncost 2 6\nedge 1 2 7\n";

@@ -474,8 +474,8 @@ START_TEST(processor_counts_refused)
 {
     char path[] = "/tmp/pets-stg-XXXXXX";
     write_temp(path, "1\n0 0 0\n1 5 1 0\n2 0 1 1\n");
-    static const int32_t procs[] = {0, PETS_MAX_PROCS + 1, 1};
-    for (int k = 0; k < 3; k++) {
+    static const int32_t procs[] = {0, PETS_MAX_PROCS + 1, 1, PETS_MAX_PROCS};
+    for (int k = 0; k < 4; k++) {
         pets_import_params ip;
         pets_import_defaults(&ip);
         ip.procs = procs[k];
@@ -483,9 +483,9 @@ START_TEST(processor_counts_refused)
         pc_error err;
         pc_error_clear(&err);
         int rc = pets_import_stg(path, &ip, &g, &err);
-        if (k == 2) {
+        if (k >= 2) { /* 1 and the limit itself are fine */
             ck_assert_msg(rc == 0, "%s", err.msg);
-            ck_assert_int_eq(g.nprocs, 1);
+            ck_assert_int_eq(g.nprocs, procs[k]);
             pets_dag_free(&g);
             continue;
         }
@@ -496,6 +496,20 @@ START_TEST(processor_counts_refused)
     }
     unlink(path);
     ck_assert_int_eq(pc_alloc_live(), 0);
+    /* seconds to time units: rounded half up; below zero (however little)
+     * or past the cost limit refused */
+    static const struct {
+        double sec, scale;
+        int rc;
+        int64_t units;
+    } unit[] = {{2.5, 1.0, 0, 3}, {0.4, 1.0, 0, 0}, {-0.0, 1.0, 0, 0}, {1.5, 10.0, 0, 15},
+                {-0.4, 1.0, PC_ERANGE, 0}, {-1e-300, 1.0, PC_ERANGE, 0},
+                {(double)PETS_MAX_VALUE, 1.0, 0, PETS_MAX_VALUE}, {(double)PETS_MAX_VALUE, 2.0, PC_ERANGE, 0}};
+    for (size_t k = 0; k < sizeof unit / sizeof unit[0]; k++) {
+        int64_t u = -7;
+        ck_assert_int_eq(pets_import_units(unit[k].sec, unit[k].scale, &u), unit[k].rc);
+        ck_assert_int_eq(u, unit[k].rc ? -7 : unit[k].units);
+    }
     /* the task count, which every importer bounds itself before: refused
      * by the shared finish too, by name */
     static const int32_t counts[] = {0, PETS_MAX_TASKS + 1};

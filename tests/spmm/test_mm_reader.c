@@ -604,12 +604,17 @@ START_TEST(test_normalize_empty_and_wide)
     e.rows = 3;
     e.cols = 2;
     ck_assert_msg(mm_coo_normalize(&e, &err) == 0, "%s", err.msg);
-    for (int wide_rows = 0; wide_rows < 2; wide_rows++) {
+    /* wide sides of 70000 and of 2^16 + 1 (its second digit has exactly
+     * one value past 0: the last index) */
+    for (int run = 0; run < 4; run++) {
+        int wide_rows = run & 1;
+        int32_t wide = run < 2 ? 70000 : 65537;
         /* 5 and 4 in one row differ only in their lowest bit */
-        static const int32_t a[] = {1, 0, 1, 0, 0, 1, 1}, b[] = {69999, 65536, 3, 69000, 2, 5, 4};
+        static const int32_t a[] = {1, 0, 1, 0, 0, 1, 1};
+        const int32_t b[] = {wide - 1, 65536, 3, 65000, 2, 5, 4};
         mm_coo m = {0};
-        m.rows = wide_rows ? 70000 : 2;
-        m.cols = wide_rows ? 2 : 70000;
+        m.rows = wide_rows ? wide : 2;
+        m.cols = wide_rows ? 2 : wide;
         m.nnz = 7;
         m.row = pc_malloc_array(7, sizeof *m.row);
         m.col = pc_malloc_array(7, sizeof *m.col);
@@ -741,6 +746,10 @@ START_TEST(test_header_errors)
     mm_coo_free(&m);
     expect_fail_at("%%MatrixMarket matrix array real general\n46341 46341\n1\n", PC_ERANGE, 2,
                    "dense 46341 x 46341 matrix has more than 2147483647 entries");
+    /* skew-symmetric: n (n - 1) entries once expanded, past the limit from
+     * n = 46342 (46341 x 46340 fit) */
+    expect_fail_at("%%MatrixMarket matrix array real skew-symmetric\n46342 46342\n1\n", PC_ERANGE, 2,
+                   "dense 46342 x 46342 matrix has more than 2147483647 entries");
     /* exactly 2^31 - 1 entries is in range: refused only for the values missing */
     expect_fail_at("%%MatrixMarket matrix array real general\n2147483647 1\n1\n", PC_EFORMAT, 3,
                    "too few entries: 1 of the 2147483647 declared (truncated file?)");

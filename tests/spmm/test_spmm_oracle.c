@@ -196,6 +196,23 @@ START_TEST(test_reference_is_compensated)
     spmm_oracle_check(&orc, &y, &ver);
     ck_assert_msg(ver.pass, "%s", ver.why);
     spmm_oracle_free(&orc);
+    mm_coo_free(&coo);
+    /* integer A with an X not integer past its first value: not exact, and
+     * an entry past its bound named with the bound's value (2 b, b =
+     * gamma_2 sum |a||x|) */
+    static const double iv[] = {1.0, 2.0, 3.0};
+    ck_assert_int_eq(spmm_case_from(1, 3, 3, ri, ci, iv, &coo), 0);
+    double Xh[3] = {1.0, 0.5, 0.25};
+    ck_assert_int_eq(spmm_oracle_compute(&coo, Xh, 1, &orc, &err), 0);
+    ck_assert(!orc.exact);
+    y = 3.0; /* ref 1 + 1 + 0.75 = 2.75 */
+    spmm_oracle_check(&orc, &y, &ver);
+    ck_assert(!ver.pass);
+    double nu = 3.0 * 0x1p-53, b2 = 2.0 * (nu / (1.0 - nu)) * 2.75;
+    char want[200];
+    snprintf(want, sizeof want, "entry (0,0): |y - ref| = 0.25 exceeds 2 b = %.3g (y 3, ref 2.75)", b2);
+    ck_assert_str_eq(ver.why, want);
+    spmm_oracle_free(&orc);
     /* bad arguments leave a cleared reference, safe to free */
     ck_assert_int_eq(spmm_oracle_compute(&coo, X, 0, &orc, &err), PC_EINVAL);
     ck_assert(orc.hi == NULL && orc.lo == NULL && orc.absax == NULL && orc.special == NULL &&
