@@ -38,6 +38,12 @@ START_TEST(round_trip)
         ck_assert_msg(pets_dag_parse(buf, len, "mem.dag", &b, &err) == 0, "%s", err.msg);
         ck_assert(dag_equal(&a, &b));
         free(buf);
+        if (seed == 1 && access("/dev/full", W_OK) == 0) {
+            /* a full disk shows only when the buffered text is flushed at
+             * fclose: refused all the same */
+            ck_assert_int_eq(pets_dag_write("/dev/full", &a, "full", &err), PC_EIO);
+            ck_assert_str_eq(err.msg, "/dev/full: write failed");
+        }
         pets_dag_free(&a);
         pets_dag_free(&b);
     }

@@ -809,6 +809,30 @@ static int same_report(const spmm_check_report *a, const spmm_check_report *b)
     return 1;
 }
 
+/* The fast pass's vector sweep compares each lane with its own
+ * reference: Y of one row, K = 8 (one sweep of 8 lanes), whose last four
+ * entries hold the references of lanes 1 to 4 (what a sweep reading the
+ * references 1 apart instead of 4 would take for right). */
+START_TEST(test_vector_sweep_reads_each_lane)
+{
+    static const int32_t ri[] = {0}, ci[] = {0};
+    static const double v[] = {1.0}, X[8] = {1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5};
+    for (int portable = 0; portable < 2; portable++) {
+        fx f;
+        fx_triplets(&f, 1, 1, 1, ri, ci, v, X, 8);
+        ck_assert(fx_check(&f, 1));
+        for (int k = 4; k < 8; k++)
+            f.Y[k] = X[k - 3];
+        chk_test_hooks(!portable, 0);
+        int pass = fx_check(&f, 1);
+        chk_test_hooks(1, 0);
+        ck_assert_msg(!pass && f.rep.bad == 4, "%s: pass %d, %lld bad", portable ? "portable" : "fma", pass,
+                      (long long)f.rep.bad);
+        fx_free(&f);
+    }
+}
+END_TEST
+
 START_TEST(test_threads_and_portable_path_give_same_report)
 {
     int32_t bad[] = {7, 900, 901, 4500};
@@ -1064,6 +1088,29 @@ START_TEST(test_dense_matrix_market_array)
     x = d.data;
     ck_assert(x[0] == -1.5 && x[1] == 2 && x[2] == 30);
     mm_dense_free(&d);
+    /* a value of 63 characters is read; one of 64 is refused before it is
+     * copied into the 64-byte buffer that needs room for its NUL */
+    {
+        char text[256], v63[64], v64[65];
+        memset(v63, '0', 63);
+        v63[0] = '1';
+        v63[1] = '.';
+        v63[63] = '\0';
+        memset(v64, '0', 64);
+        v64[0] = '1';
+        v64[1] = '.';
+        v64[64] = '\0';
+        snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n2 1\n%s\n2\n", v63);
+        write_text(p, text);
+        ck_assert_msg(dense_read(p, 2, 1, 0, &d, &err) == 0, "%s", err.msg);
+        const double *dv = d.data;
+        ck_assert(dv[0] == 1.0 && dv[1] == 2.0);
+        mm_dense_free(&d);
+        snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n2 1\n%s\n2\n", v64);
+        write_text(p, text);
+        ck_assert_int_eq(dense_read(p, 2, 1, 0, &d, &err), PC_EFORMAT);
+        ck_assert_ptr_nonnull(strstr(err.msg, "y.mtx:3: bad value '1.00000"));
+    }
     /* an empty array (A without rows): no value, and no allocation refused */
     write_text(p, "%%MatrixMarket matrix array real general\n0 2\n");
     ck_assert_msg(dense_read(p, 0, 2, 0, &d, &err) == 0, "%s", err.msg);
@@ -1178,6 +1225,7 @@ static Suite *suite_spmm_check(void)
     tcase_add_test(rigour, test_integer_inputs_demand_exact);
     tcase_add_test(rigour, test_nonfinite_products_must_be_reproduced);
     tcase_add_test(rigour, test_threads_and_portable_path_give_same_report);
+    tcase_add_test(rigour, test_vector_sweep_reads_each_lane);
     suite_add_tcase(s, rigour);
     TCase *dense = pc_tcase("dense");
     tcase_add_test(dense, test_dense_npy_layouts_read);
