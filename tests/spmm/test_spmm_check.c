@@ -809,27 +809,58 @@ static int same_report(const spmm_check_report *a, const spmm_check_report *b)
     return 1;
 }
 
-/* The fast pass's vector sweep compares each lane with its own
- * reference: Y of one row, K = 8 (one sweep of 8 lanes), whose last four
- * entries hold the references of lanes 1 to 4 (what a sweep reading the
- * references 1 apart instead of 4 would take for right). */
-START_TEST(test_vector_sweep_reads_each_lane)
+/* The fast pass's vector sweep reads each lane's own reference, result
+ * and bound: three rows of one entry, K = 8 (a sweep of the row's 8
+ * lanes), and in the middle row Y's that a sweep reading the second group
+ * of lanes from the wrong place of the chunk's arrays would take for
+ * right. Every one must be refused, on both bodies. (Reads starting at
+ * -1 or 5 fall outside the chunk's arrays: only a sanitizer sees those.) */
+static void sweep_case(const double *a3, const double *x8, int row, int lane, double value,
+                       const double *take_from, const char *what)
 {
-    static const int32_t ri[] = {0}, ci[] = {0};
-    static const double v[] = {1.0}, X[8] = {1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5};
+    static const int32_t ri[] = {0, 1, 2}, ci[] = {0, 0, 0};
     for (int portable = 0; portable < 2; portable++) {
         fx f;
-        fx_triplets(&f, 1, 1, 1, ri, ci, v, X, 8);
+        fx_triplets(&f, 3, 1, 3, ri, ci, a3, x8, 8);
         ck_assert(fx_check(&f, 1));
-        for (int k = 4; k < 8; k++)
-            f.Y[k] = X[k - 3];
+        if (take_from) /* lanes 4..7 of the row take these references */
+            for (int k = 0; k < 4; k++)
+                f.Y[row * 8 + 4 + k] = take_from[k];
+        else
+            f.Y[row * 8 + lane] = value;
         chk_test_hooks(!portable, 0);
         int pass = fx_check(&f, 1);
         chk_test_hooks(1, 0);
-        ck_assert_msg(!pass && f.rep.bad == 4, "%s: pass %d, %lld bad", portable ? "portable" : "fma", pass,
-                      (long long)f.rep.bad);
+        ck_assert_msg(!pass && f.rep.bad >= 1, "%s (%s): passed", what, portable ? "portable" : "fma");
         fx_free(&f);
     }
+}
+
+START_TEST(test_vector_sweep_reads_each_lane)
+{
+    /* distinct references: lanes 4..7 of row 1 hold those of lanes d..d+3 */
+    static const double a[3] = {1.0, 2.0, 3.0}, x[8] = {1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5};
+    static const int dist[] = {1, 3};
+    for (int t = 0; t < 2; t++) {
+        double from[4];
+        for (int k = 0; k < 4; k++) {
+            int at = 8 + dist[t] + k; /* row 1 starts at 8 */
+            from[k] = a[at / 8] * x[at % 8];
+        }
+        char what[64];
+        snprintf(what, sizeof what, "references from lane %d", dist[t]);
+        sweep_case(a, x, 1, 0, 0, from, what);
+    }
+    /* equal references everywhere: one wrong lane (4, then 7), which a
+     * sweep reading the results from a wrong place skips */
+    static const double one[3] = {1.0, 1.0, 1.0}, flat[8] = {2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5};
+    sweep_case(one, flat, 1, 4, 9.5, NULL, "lane 4 wrong among equal references");
+    sweep_case(one, flat, 1, 7, 9.5, NULL, "lane 7 wrong among equal references");
+    /* small and large |a||x| in turn: lane 4 (small) off by 1e-6, within
+     * the bound of a large lane (2 gamma 1.25e10 = 2.8e-6), far outside
+     * its own */
+    static const double alt[8] = {1.5, 12500000000.5, 1.5, 12500000000.5, 1.5, 12500000000.5, 1.5, 12500000000.5};
+    sweep_case(one, alt, 1, 4, 1.5 + 1e-6, NULL, "a small lane within a large lane's bound");
 }
 END_TEST
 
