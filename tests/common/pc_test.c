@@ -154,3 +154,9 @@ long pc_test_alloc_loop(int (*op)(void *ctx), void (*cleanup)(void *ctx), void *
     ck_abort_msg("operation still allocating after %ld failures", max_n);
     return -1;
 }
+
+void pc_test_assert_nomem_named(const char *msg)
+{
+    static const char lead[] = "out of memory while ";
+    ck_assert_msg(!strncmp(msg, lead, sizeof lead - 1) && strlen(msg) > sizeof lead - 1, "message '%s'", msg);
+}

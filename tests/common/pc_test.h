@@ -43,6 +43,10 @@ int pc_test_shell(const char *cmd, char **out, char **err);
 long pc_test_alloc_loop(int (*op)(void *ctx), void (*cleanup)(void *ctx), void *ctx,
                         long max_n);
 
+/* Fails the test unless msg is a refused allocation's message that says
+ * what the memory was for: "out of memory while " and a what, not empty. */
+void pc_test_assert_nomem_named(const char *msg);
+
 /* FNV-1a: the hash h (PC_TEST_FNV_SEED to start) extended by the 8 bytes of
  * v, lowest first, so that a pinned fingerprint is the same on every
  * machine. */

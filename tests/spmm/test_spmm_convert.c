@@ -184,6 +184,14 @@ START_TEST(test_format_bytes)
     spmm_csr_free(&csr);
     spmm_ell_free(&ell);
     spmm_ellnp_free(&np);
+    /* a freed format is zeroed, so that a second free is harmless */
+    static const spmm_csr zc;
+    static const spmm_ell ze;
+    static const spmm_ellnp zn;
+    ck_assert(!memcmp(&csr, &zc, sizeof csr) && !memcmp(&ell, &ze, sizeof ell) && !memcmp(&np, &zn, sizeof np));
+    spmm_csr_free(&csr);
+    spmm_ell_free(&ell);
+    spmm_ellnp_free(&np);
     mm_coo_free(&coo);
 }
 END_TEST

@@ -344,24 +344,6 @@ START_TEST(test_impl_table_and_formats)
     ck_assert_int_gt(pc_alloc_live(), live);
     spmm_matrix_free(&A);
     ck_assert_int_eq(pc_alloc_live(), live);
-    /* a freed format is zeroed, so that a second free is harmless */
-    spmm_csr csr;
-    spmm_ell ell;
-    spmm_ellnp np;
-    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
-    ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, 1, &err), 0);
-    ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), 0);
-    spmm_csr_free(&csr);
-    spmm_ell_free(&ell);
-    spmm_ellnp_free(&np);
-    static const spmm_csr zc;
-    static const spmm_ell ze;
-    static const spmm_ellnp zn;
-    ck_assert(!memcmp(&csr, &zc, sizeof csr) && !memcmp(&ell, &ze, sizeof ell) && !memcmp(&np, &zn, sizeof np));
-    spmm_csr_free(&csr);
-    spmm_ell_free(&ell);
-    spmm_ellnp_free(&np);
-    ck_assert_int_eq(pc_alloc_live(), live);
     mm_coo_free(&coo);
 }
 END_TEST
