@@ -81,7 +81,14 @@ START_TEST(exit_codes)
     char gold[4096];
     snprintf(gold, sizeof gold, "%s", g);
     char *err = NULL;
-    ck_assert_int_eq(sh(NULL, NULL, "%s pets --help%s%s", NULL, NULL), 0);
+    /* the help lists the OpenCL devices: at least one where ocl can run */
+    char *help = NULL;
+    ck_assert_int_eq(sh(&help, NULL, "%s pets --help%s%s", NULL, NULL), 0);
+    pets_options o = {PETS_INSERTION, -1, -1, 0, PETS_SELECT_GAPS};
+    char why[256] = "";
+    if (pets_impl_find("ocl")->available(&o, why, sizeof why))
+        ck_assert_msg(strstr(help, "\n  opencl 0.0: ") != NULL, "%s", help);
+    free(help);
     ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --impl serial%s", gold, NULL), 0);
     ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --impl nosuch%s", gold, NULL), 2);
     ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --reps 0%s", gold, NULL), 2);

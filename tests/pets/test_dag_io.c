@@ -35,9 +35,22 @@ START_TEST(round_trip)
         FILE *f = open_memstream(&buf, &len);
         ck_assert_int_eq(pets_dag_fwrite(f, &a, "round trip"), 0);
         fclose(f);
+        const char *head = "# round trip\n# tasks are numbered";
+        ck_assert_msg(strncmp(buf, head, strlen(head)) == 0, "%.60s", buf);
         ck_assert_msg(pets_dag_parse(buf, len, "mem.dag", &b, &err) == 0, "%s", err.msg);
         ck_assert(dag_equal(&a, &b));
         free(buf);
+        if (seed == 1) { /* without a comment (NULL or empty) no comment line */
+            for (int k = 0; k < 2; k++) {
+                char *t = NULL;
+                size_t tl = 0;
+                FILE *g = open_memstream(&t, &tl);
+                ck_assert_int_eq(pets_dag_fwrite(g, &a, k ? "" : NULL), 0);
+                fclose(g);
+                ck_assert_msg(strncmp(t, head + 13, strlen(head + 13)) == 0, "%.60s", t);
+                free(t);
+            }
+        }
         if (seed == 1 && access("/dev/full", W_OK) == 0) {
             /* a full disk shows only when the buffered text is flushed at
              * fclose: refused all the same */
@@ -70,6 +83,52 @@ START_TEST(generator_reproducible)
     pets_dag_free(&a);
     pets_dag_free(&b);
     pets_dag_free(&c);
+}
+END_TEST
+
+/* Generator parameters out of range: PC_EINVAL naming the parameter and
+ * its range, nothing allocated. */
+START_TEST(generator_refuses_bad_parameters)
+{
+    static const struct {
+        int32_t tasks, procs;
+        double out_degree, alpha, ccr, eta;
+        int64_t wdag;
+        const char *msg;
+    } bad[] = {
+        {0, 4, 3, 1, 1, 0.5, 50, "tasks must be within [1, 16777216]"},
+        {(1 << 24) + 1, 4, 3, 1, 1, 0.5, 50, "tasks must be within [1, 16777216]"},
+        {64, 0, 3, 1, 1, 0.5, 50, "procs must be within [1, 1024]"},
+        {64, 1025, 3, 1, 1, 0.5, 50, "procs must be within [1, 1024]"},
+        {64, 4, 0.5, 1, 1, 0.5, 50, "out-degree must be within [1, 64]"},
+        {64, 4, 65, 1, 1, 0.5, 50, "out-degree must be within [1, 64]"},
+        {64, 4, 3, 0.001, 1, 0.5, 50, "alpha must be within [0.01, 100]"},
+        {64, 4, 3, 101, 1, 0.5, 50, "alpha must be within [0.01, 100]"},
+        {64, 4, 3, 1, -1, 0.5, 50, "ccr must be within [0, 1000]"},
+        {64, 4, 3, 1, 1001, 0.5, 50, "ccr must be within [0, 1000]"},
+        {64, 4, 3, 1, 1, -0.1, 50, "eta must be within [0, 2)"},
+        {64, 4, 3, 1, 1, 2, 50, "eta must be within [0, 2)"},
+        {64, 4, 3, 1, 1, 0.5, 0, "wdag must be within [1, 1000000]"},
+        {64, 4, 3, 1, 1, 0.5, 1000001, "wdag must be within [1, 1000000]"},
+        {1 << 24, 17, 3, 1, 1, 0.5, 50, "tasks x procs exceeds 268435456"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        pets_gen_params gp;
+        pets_gen_defaults(&gp);
+        gp.tasks = bad[k].tasks;
+        gp.procs = bad[k].procs;
+        gp.out_degree = bad[k].out_degree;
+        gp.alpha = bad[k].alpha;
+        gp.ccr = bad[k].ccr;
+        gp.eta = bad[k].eta;
+        gp.wdag = bad[k].wdag;
+        pets_dag d;
+        pc_error err;
+        long live = pc_alloc_live();
+        ck_assert_msg(pets_gen_dag(&gp, &d, &err) == PC_EINVAL, "case %zu accepted", k);
+        ck_assert_str_eq(err.msg, bad[k].msg);
+        ck_assert_int_eq(pc_alloc_live(), live);
+    }
 }
 END_TEST
 
@@ -360,11 +419,15 @@ static int op_solve_linear(void *ctx, int policy)
 {
     pets_dag *d = ctx;
     pets_solution s;
-    int rc = pets_solution_alloc(&s, d->ntasks, NULL);
+    pc_error err;
+    pc_error_clear(&err);
+    int rc = pets_solution_alloc(&s, d->ntasks, &err);
     pets_options o = {policy, -1, -1, 0, PETS_SELECT_LINEAR};
     pets_times t;
     if (!rc)
-        rc = pets_impl_find("serial")->run(d, &o, &s, &t, NULL);
+        rc = pets_impl_find("serial")->run(d, &o, &s, &t, &err);
+    if (rc == PC_ENOMEM) /* says what the memory was for */
+        pc_test_assert_nomem_named(err.msg);
     pets_solution_free(&s);
     return rc;
 }
@@ -456,6 +519,7 @@ static Suite *suite_dag_io(void)
     tcase_add_test(tc, round_trip);
     tcase_add_test(tc, generator_reproducible);
     tcase_add_test(tc, generator_ccr);
+    tcase_add_test(tc, generator_refuses_bad_parameters);
     tcase_add_test(tc, bad_files);
     tcase_add_test(tc, weight_limit);
     tcase_add_test(tc, builder_refuses_bad_edges);

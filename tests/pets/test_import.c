@@ -52,6 +52,30 @@ START_TEST(importers_available)
     ck_assert_int_eq(pets_import_available("wfcommons"), PC_HAVE_JANSSON);
     ck_assert_int_eq(pets_import_available("dax"), PC_HAVE_LIBXML2);
     ck_assert_int_eq(pets_import_available("nosuch"), 0);
+    /* an importer the build lacks refuses with what to install, the graph
+     * zeroed (pets.h) */
+    static const struct {
+        importer imp;
+        const char *fmt, *path, *msg;
+    } lacking[] = {
+        {pets_import_wfcommons, "wfcommons", "w.json",
+         "w.json: WfCommons import is not in this build (jansson missing: apt-get install libjansson-dev)"},
+        {pets_import_dax, "dax", "w.dax",
+         "w.dax: DAX import is not in this build (libxml2 missing: apt-get install libxml2-dev)"},
+    };
+    for (size_t k = 0; k < sizeof lacking / sizeof lacking[0]; k++) {
+        if (pets_import_available(lacking[k].fmt))
+            continue;
+        pets_dag g, zero;
+        memset(&g, 0xab, sizeof g);
+        memset(&zero, 0, sizeof zero);
+        pets_import_params ip;
+        pets_import_defaults(&ip);
+        pc_error err;
+        ck_assert_int_eq(lacking[k].imp(lacking[k].path, &ip, &g, &err), PC_EUNAVAIL);
+        ck_assert_str_eq(err.msg, lacking[k].msg);
+        ck_assert_msg(memcmp(&g, &zero, sizeof g) == 0, "%s: the graph is not zeroed", lacking[k].fmt);
+    }
 }
 END_TEST
 
@@ -178,6 +202,9 @@ static const bad_import bads[] = {
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 2\n2 0 1 1\n", PC_EFORMAT, "bad.stg:4: edge 2 3: the graph has a cycle through it"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 7\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: task 1: unknown predecessor 7"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 -5 1 0\n2 0 1 1\n", PC_ERANGE, "bad.stg:3: negative or too large number"},
+    /* a cost is at most 2^40 = 1099511627776 (PETS_MAX_VALUE) */
+    {pets_import_stg, "stg", "1\n0 0 0\n1 1099511627777 1 0\n2 0 1 1\n", PC_ERANGE, "bad.stg:3: negative or too large number"},
+    {pets_import_stg, "stg", "1\n0 0 0\n1 99999999999999999999 1 0\n2 0 1 1\n", PC_ERANGE, "bad.stg:3: negative or too large number"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5 1 0 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: task 1: more than 1 predecessors"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 5-3 1 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: not a whole number"},
     {pets_import_stg, "stg", "1\n0 0 0\n1 +5 1 0\n2 0 1 1\n", PC_EFORMAT, "bad.stg:3: not a whole number"},
@@ -407,6 +434,20 @@ START_TEST(dax_workflow_edges)
     ck_assert_int_eq(g.nedges, 2);
     ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 2 && g.edge_comm[0] == 3);
     ck_assert(g.edge_from[1] == 1 && g.edge_to[1] == 2 && g.edge_comm[1] == 5);
+    pets_dag_free(&g);
+    /* a (parent, child) pair given twice, another child of the same parent
+     * between them: one edge, as if given once */
+    text = "<adag>\n"
+           "<job id=\"a\" runtime=\"1\"><uses file=\"x\" link=\"output\" size=\"5\"/></job>\n"
+           "<job id=\"b\" runtime=\"1\"><uses file=\"x\" link=\"input\"/></job>\n"
+           "<job id=\"c\" runtime=\"1\"><uses file=\"x\" link=\"input\"/></job>\n"
+           "<child ref=\"b\"><parent ref=\"a\"/></child>\n"
+           "<child ref=\"c\"><parent ref=\"a\"/></child>\n"
+           "<child ref=\"b\"><parent ref=\"a\"/></child>\n</adag>\n";
+    ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(g.nedges, 2);
+    ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 1 && g.edge_comm[0] == 5);
+    ck_assert(g.edge_from[1] == 0 && g.edge_to[1] == 2 && g.edge_comm[1] == 5);
     pets_dag_free(&g);
     ck_assert_int_eq(pc_alloc_live(), 0);
 }

@@ -1,6 +1,7 @@
 /* test_cli.c - `parcheck sa` and `parcheck gen text` from the outside:
  * exit codes, JSON fields, --out-sa / --out-lcp, generator sizing. */
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 
 #include "pc_config.h"
@@ -151,7 +152,8 @@ static void ext_text(const char *name, const char *word, int mark, uint8_t *T, i
 
 /* The MPI hook as the CLI uses it: the program's own time comes back (and
  * 4 ranks on a 2-core machine need Open MPI's --oversubscribe, which the
- * hook adds); an mpirun that fails is named with its status, no time. */
+ * hook adds); an mpirun that fails is named with its status, no time; the
+ * launcher's own words and the counts it refuses. */
 START_TEST(external_run_times_and_failures)
 {
     char why[256];
@@ -185,6 +187,43 @@ START_TEST(external_run_times_and_failures)
     snprintf(want, sizeof want, "%s exited with status 3 (its messages are above)", fake);
     ck_assert_str_eq(err.msg, want);
     ck_assert(secs == 0);
+    /* the launcher's command line: PARCHECK_MPIRUN_ARGS split on blanks
+     * and tabs, each word in order, right before the program and the
+     * text; a rank or thread count below 1 refused before anything runs.
+     * A fake mpirun writes the words it was given, one a line. */
+    ck_assert_int_eq(sa_run_external(mpi, path, N, 0, 1, SA, &secs, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "np 0, threads 1: both must be >= 1");
+    ck_assert_int_eq(sa_run_external(mpi, path, N, 2, 0, SA, &secs, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "np 2, threads 0: both must be >= 1");
+    char words[256];
+    snprintf(fake, sizeof fake, "%s", sa_cli_path("words-mpirun"));
+    snprintf(words, sizeof words, "%s", sa_cli_path("mpirun-words.txt"));
+    FILE *f = fopen(fake, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "#!/bin/sh\nfor w in \"$@\"; do echo \"$w\"; done > '%s'\nexit 3\n", words);
+    fclose(f);
+    ck_assert_int_eq(chmod(fake, 0755), 0);
+    env_keep keep2[2];
+    env_set_aside(&keep2[0], "PARCHECK_MPIRUN");
+    env_set_aside(&keep2[1], "PARCHECK_MPIRUN_ARGS");
+    setenv("PARCHECK_MPIRUN", fake, 1);
+    setenv("PARCHECK_MPIRUN_ARGS", " --alpha  beta\tgamma ", 1);
+    rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
+    env_put_back(&keep2[1]);
+    env_put_back(&keep2[0]);
+    ck_assert_int_eq(rc, PC_EDEVICE);
+    char buf[4096];
+    f = fopen(words, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    const char *seq = "\n--alpha\nbeta\ngamma\n", *at = strstr(buf, seq);
+    ck_assert_msg(at != NULL, "the words are not passed in order: %s", buf);
+    const char *prog_end = strchr(at + strlen(seq), '\n'); /* the program's line, then the text */
+    ck_assert_msg(prog_end && strncmp(prog_end + 1, path, strlen(path)) == 0 &&
+                      prog_end[1 + strlen(path)] == '\n',
+                  "no program and text after the words: %s", buf);
 }
 END_TEST
 

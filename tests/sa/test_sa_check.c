@@ -155,6 +155,8 @@ START_TEST(empty_and_one_byte_texts)
     ck_assert_int_eq(rep.rule, SA_CHECK_LCP);
     ck_assert_int_eq(rep.where[0].index, 0);
     ck_assert_int_eq(rep.where[0].expected, 0);
+    ck_assert_int_eq(rep.where[0].first, -1); /* the other rules' fields: none */
+    ck_assert_int_eq(rep.where[0].prev, -1);
     /* said as an LCP error, with its counts, not as an order one */
     ck_assert_msg(strstr(rep.why, "SA right, LCP wrong: LCP[0] = 1, expected 0; 1 of 1 entries wrong"),
                   "%s", rep.why);
@@ -236,6 +238,9 @@ START_TEST(duplicate_and_out_of_range_entries_fail_as_permutation)
         ck_assert_int_eq(rep.where[0].duplicate, 1);
         ck_assert_int_eq(rep.where[0].first, 3);
         ck_assert_int_eq(rep.where[0].got, sa[3]);
+        /* the fields of the other rules say "none" (sa_check.h) */
+        ck_assert_int_eq(rep.where[0].prev, -1);
+        ck_assert_int_eq(rep.where[0].expected, -1);
         ck_assert_int_eq(rep.duplicates, 1);
         ck_assert_int_eq(rep.out_of_range, 0);
         ck_assert_int_eq(rep.first_missing, lost);
@@ -256,6 +261,9 @@ START_TEST(duplicate_and_out_of_range_entries_fail_as_permutation)
         ck_assert_int_eq(rep.nwhere, 2);
         ck_assert_int_eq(rep.where[0].index, 4);
         ck_assert_int_eq(rep.where[0].duplicate, 0);
+        ck_assert_int_eq(rep.where[0].first, -1); /* out of range: no first occurrence */
+        ck_assert_int_eq(rep.where[0].prev, -1);
+        ck_assert_int_eq(rep.where[0].expected, -1);
         ck_assert_int_eq(rep.where[1].index, 9);
         ck_assert_int_eq(rep.where[1].got, NMISS);
         switch (TYPES[a]) {
@@ -318,6 +326,8 @@ START_TEST(signed_byte_order_fails_as_order)
     ck_assert_int_eq(rep.where[0].index, 3);
     ck_assert_int_eq(rep.where[0].prev, 3);
     ck_assert_int_eq(rep.where[0].got, 2);
+    ck_assert_int_eq(rep.where[0].first, -1); /* the other rules' fields: none */
+    ck_assert_int_eq(rep.where[0].expected, -1);
     ck_assert_str_eq(rep.where[0].prev_text, "\\xff\\x7f\\x80");
     ck_assert_str_eq(rep.where[0].text, "\\x10\\xff\\x7f\\x80");
     /* a text with repeats and high bytes */

@@ -1178,6 +1178,8 @@ START_TEST(test_dense_matrix_market_array)
         {"%%MatrixMarket matrix array real general\n3\n", PC_EFORMAT, "y.mtx:2: the size line of an array holds two counts: rows columns"},
         {"%%MatrixMarket matrix array real general\nx 2\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line 'x'"},
         {"%%MatrixMarket matrix array real general\n3 2y\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line '2y'"},
+        {"%%MatrixMarket matrix array real general\n3 2.\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line '2.'"},
+        {"%%MatrixMarket matrix array real general\n3/ 2\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line '3/'"},
         {"%MatrixMarket matrix array real general\n3 2\n", PC_EFORMAT, "y.mtx:1: missing %%MatrixMarket banner"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {

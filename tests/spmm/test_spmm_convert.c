@@ -314,11 +314,41 @@ START_TEST(test_generator_shapes)
         mm_coo_free(&a);
         mm_coo_free(&b);
     }
-    spmm_gen_params bad = {.rows = -1, .cols = 4, .nnz = 1, .shape = SPMM_SHAPE_UNIFORM, .seed = 1};
-    mm_coo a;
-    pc_error err;
-    ck_assert_int_eq(spmm_gen_coo(&bad, &a, &err), PC_EINVAL);
-    ck_assert_str_eq(err.msg, "gen matrix: bad parameters");
+    /* each parameter out of its range, then entries in an empty shape */
+    static const struct {
+        int32_t rows, cols;
+        int64_t nnz;
+        int shape;
+        const char *msg;
+    } bad[] = {
+        {-1, 4, 1, SPMM_SHAPE_UNIFORM, "gen matrix: bad parameters"},
+        {4, -1, 1, SPMM_SHAPE_UNIFORM, "gen matrix: bad parameters"},
+        {4, 4, -1, SPMM_SHAPE_UNIFORM, "gen matrix: bad parameters"},
+        {4, 4, 1, -1, "gen matrix: bad parameters"},
+        {4, 4, 1, SPMM_SHAPE_DENSEROWS + 1, "gen matrix: bad parameters"},
+        {0, 4, 1, SPMM_SHAPE_UNIFORM, "gen matrix: entries in an empty shape"},
+        {4, 0, 1, SPMM_SHAPE_UNIFORM, "gen matrix: entries in an empty shape"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        spmm_gen_params p = {.rows = bad[k].rows, .cols = bad[k].cols, .nnz = bad[k].nnz,
+                             .shape = bad[k].shape, .seed = 1};
+        mm_coo a;
+        pc_error err;
+        ck_assert_msg(spmm_gen_coo(&p, &a, &err) == PC_EINVAL, "case %zu accepted", k);
+        ck_assert_str_eq(err.msg, bad[k].msg);
+    }
+    /* an empty shape without entries is a matrix (0 x 4, 4 x 0) */
+    for (int k = 0; k < 2; k++) {
+        spmm_gen_params p = {.rows = k ? 4 : 0, .cols = k ? 0 : 4, .nnz = 0,
+                             .shape = SPMM_SHAPE_UNIFORM, .seed = 1};
+        mm_coo a;
+        pc_error err;
+        ck_assert_msg(spmm_gen_coo(&p, &a, &err) == 0, "%s", err.msg);
+        ck_assert_int_eq(a.rows, p.rows);
+        ck_assert_int_eq(a.cols, p.cols);
+        ck_assert_int_eq(a.nnz, 0);
+        mm_coo_free(&a);
+    }
 }
 END_TEST
 
