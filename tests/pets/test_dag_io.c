@@ -234,6 +234,8 @@ static const bad_case bad[] = {
     {"tasks 1 processors 1\ncost 1 1\nnode 1\n", PC_EFORMAT, 3, "bad.dag:3: unknown line 'node' (expected cost or edge)"},
     {"tasks 2 processors 1\ncost 1 1099511627776\ncost 2 1099511627776\nedge 1 2 1099511627776\n", PC_OK, 0, ""},
     {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge x 2 0\n", PC_EFORMAT, 4, "bad.dag:4: edge source: 'x' is not a whole number"},
+    /* a control byte is no blank: it stays in its word */
+    {"tasks 2 processors 1\ncost 1 \001" "1\ncost 2 1\n", PC_EFORMAT, 2, "bad.dag:2: cost: '\001" "1' is not a whole number"},
     {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 - 0\n", PC_EFORMAT, 4, "bad.dag:4: edge target: '-' is not a whole number"},
     {"tasks 1048576 processors 512\n", PC_ERANGE, 1, "bad.dag:1: 1048576 tasks x 512 processors exceeds 268435456 costs"},
     {"tasks 1 processors 1\ncost 1 +3\n", PC_OK, 0, ""},

@@ -200,7 +200,18 @@ START_TEST(external_run_times_and_failures)
     snprintf(words, sizeof words, "%s", sa_cli_path("mpirun-words.txt"));
     FILE *f = fopen(fake, "w");
     ck_assert_ptr_nonnull(f);
-    fprintf(f, "#!/bin/sh\nfor w in \"$@\"; do echo \"$w\"; done > '%s'\nexit 3\n", words);
+    fprintf(f, "#!/bin/sh\n"
+               "[ \"$1\" = --version ] && { echo 'mpirun (Open MPI) 4.1.6'; exit 0; }\n"
+               "for w in \"$@\"; do echo \"$w\"; done > '%s'\n"
+               "sa=; prev=\n"
+               "for w in \"$@\"; do [ \"$prev\" = --sa ] && sa=$w; prev=$w; done\n"
+               "case \"$PC_FAKE_MPIRUN\" in\n"
+               "signal) kill -9 $$ ;;\n"
+               "none) exit 0 ;;\n"
+               "long) head -c %d /dev/zero > \"$sa\"; exit 0 ;;\n"
+               "esac\n"
+               "exit 3\n",
+            words, 4 * N + 1);
     fclose(f);
     ck_assert_int_eq(chmod(fake, 0755), 0);
     env_keep keep2[2];
@@ -218,12 +229,53 @@ START_TEST(external_run_times_and_failures)
     size_t len = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[len] = '\0';
-    const char *seq = "\n--alpha\nbeta\ngamma\n", *at = strstr(buf, seq);
-    ck_assert_msg(at != NULL, "the words are not passed in order: %s", buf);
+    /* Open MPI (the fake says it is): one thread a rank keeps the
+     * launcher's binding, the user's words come after its own */
+    const char *seq = "-np\n2\n--oversubscribe\n-x\nOMP_NUM_THREADS\n--alpha\nbeta\ngamma\n";
+    const char *at = strstr(buf, seq);
+    ck_assert_msg(at == buf, "the words are not passed in order: %s", buf);
     const char *prog_end = strchr(at + strlen(seq), '\n'); /* the program's line, then the text */
     ck_assert_msg(prog_end && strncmp(prog_end + 1, path, strlen(path)) == 0 &&
                       prog_end[1 + strlen(path)] == '\n',
                   "no program and text after the words: %s", buf);
+    /* ranks of several threads are not bound (each would get one core);
+     * a launcher killed by a signal, an SA file missing or one byte too
+     * long are named as such */
+    static const struct {
+        const char *mode;
+        int threads, rc;
+        const char *want;
+    } runs[] = {
+        {"", 2, PC_EDEVICE, "\n--oversubscribe\n--bind-to\nnone\n-x\nOMP_NUM_THREADS\n--alpha\n"},
+        {"signal", 1, PC_EDEVICE, " died from signal 9"},
+        {"none", 1, PC_EIO, "/sa.bin: cannot open: No such file or directory"},
+        {"long", 1, PC_EFORMAT, "/sa.bin: 12001 bytes, expected 12000 (4 per position)"},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        env_set_aside(&keep2[0], "PARCHECK_MPIRUN");
+        env_set_aside(&keep2[1], "PARCHECK_MPIRUN_ARGS");
+        setenv("PARCHECK_MPIRUN", fake, 1);
+        setenv("PARCHECK_MPIRUN_ARGS", "--alpha", 1);
+        setenv("PC_FAKE_MPIRUN", runs[r].mode, 1);
+        rc = sa_run_external(mpi, path, N, 2, runs[r].threads, SA, &secs, &err);
+        unsetenv("PC_FAKE_MPIRUN");
+        env_put_back(&keep2[1]);
+        env_put_back(&keep2[0]);
+        ck_assert_msg(rc == runs[r].rc, "%s: rc %d: %s", runs[r].mode, rc, err.msg);
+        if (r == 0) {
+            f = fopen(words, "r");
+            ck_assert_ptr_nonnull(f);
+            len = fread(buf, 1, sizeof buf - 1, f);
+            fclose(f);
+            buf[len] = '\0';
+            ck_assert_msg(strstr(buf, runs[r].want), "threads 2: %s", buf);
+        } else {
+            /* the launcher's own path starts what a signal ended */
+            ck_assert_msg(strstr(err.msg, runs[r].want) &&
+                              (r != 1 || strncmp(err.msg, fake, strlen(fake)) == 0),
+                          "%s: %s", runs[r].mode, err.msg);
+        }
+    }
 }
 END_TEST
 
@@ -258,8 +310,14 @@ START_TEST(external_found_without_overrides)
     pc_error err = { 0 };
     double secs = -1;
     int rc = avail ? sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err) : -1;
+    /* an override set but empty counts as not set */
+    setenv("PARCHECK_MPIRUN", "", 1);
+    setenv("PARCHECK_SA_MPI", "", 1);
+    char why_empty[256] = "";
+    int avail_empty = mpi->available(why_empty, sizeof why_empty);
     for (int v = 0; v < NV; v++)
         env_put_back(&keep[v]);
+    ck_assert_msg(avail_empty, "empty overrides: %s", why_empty);
     ck_assert_msg(avail, "mpi unavailable although mpirun is on PATH: %s", why);
     ck_assert_msg(rc == 0, "%s", err.msg);
     ck_assert_int_eq(memcmp(SA, ref, sizeof SA), 0);

@@ -864,6 +864,32 @@ START_TEST(test_vector_sweep_reads_each_lane)
 }
 END_TEST
 
+/* A row whose sum |a||x| overflows to inf while its products and their sum
+ * are finite (1.5e308 - 1.5e308 = 0): the bound is then infinite, so the
+ * sweep must leave such lanes to the exact judge, which asks for the
+ * reference itself; a wrong lane among right ones is refused on both
+ * bodies. */
+START_TEST(test_overflowing_abs_sum_leaves_the_sweep)
+{
+    static const int32_t ri[] = {0, 0}, ci[] = {0, 1};
+    static const double a[] = {1.5e308, -1.5e308};
+    double x[16];
+    for (int k = 0; k < 16; k++)
+        x[k] = 1.0;
+    for (int portable = 0; portable < 2; portable++) {
+        fx f;
+        fx_triplets(&f, 1, 2, 2, ri, ci, a, x, 8);
+        chk_test_hooks(!portable, 0);
+        ck_assert_msg(fx_check(&f, 1), "right Y refused: %s", f.rep.why);
+        f.Y[3] = 1e300;
+        int pass = fx_check(&f, 1);
+        chk_test_hooks(1, 0);
+        ck_assert_msg(!pass && f.rep.bad == 1, "%s: a wrong lane passed", portable ? "portable" : "fma");
+        fx_free(&f);
+    }
+}
+END_TEST
+
 START_TEST(test_threads_and_portable_path_give_same_report)
 {
     int32_t bad[] = {7, 900, 901, 4500};
@@ -1179,6 +1205,7 @@ START_TEST(test_dense_matrix_market_array)
         {"%%MatrixMarket matrix array real general\nx 2\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line 'x'"},
         {"%%MatrixMarket matrix array real general\n3 2y\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line '2y'"},
         {"%%MatrixMarket matrix array real general\n3 2.\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line '2.'"},
+        {"%%MatrixMarket matrix arr real general\n3 2\n", PC_EFORMAT, "y.mtx:1: bad format 'arr'"},
         {"%%MatrixMarket matrix array real general\n3/ 2\n", PC_EFORMAT, "y.mtx:2: bad count (0 to 2^31 - 1) in the size line '3/'"},
         {"%MatrixMarket matrix array real general\n3 2\n", PC_EFORMAT, "y.mtx:1: missing %%MatrixMarket banner"},
     };
@@ -1259,6 +1286,7 @@ static Suite *suite_spmm_check(void)
     tcase_add_test(rigour, test_nonfinite_products_must_be_reproduced);
     tcase_add_test(rigour, test_threads_and_portable_path_give_same_report);
     tcase_add_test(rigour, test_vector_sweep_reads_each_lane);
+    tcase_add_test(rigour, test_overflowing_abs_sum_leaves_the_sweep);
     suite_add_tcase(s, rigour);
     TCase *dense = pc_tcase("dense");
     tcase_add_test(dense, test_dense_npy_layouts_read);

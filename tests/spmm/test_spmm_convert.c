@@ -102,6 +102,18 @@ START_TEST(test_unsorted_coo_gives_sorted_rows)
     ck_assert(ell.as[3] == 0 && ell.ja[3] == 2 && ell.as[4] == 0 && ell.ja[4] == 1);
     spmm_ell_free(&ell);
     mm_coo_free(&coo);
+    /* rows strictly descending, no two in order anywhere */
+    ck_assert_int_eq(mm_coo_alloc(&coo, 3, 3, 3, NULL), 0);
+    int32_t rd[] = {2, 1, 0}, cd[] = {0, 1, 2};
+    memcpy(coo.row, rd, sizeof rd);
+    memcpy(coo.col, cd, sizeof cd);
+    memcpy(coo.val, v, 3 * sizeof *v);
+    ck_assert_int_eq(spmm_csr_from_coo(&coo, &csr, 1, &err), 0);
+    ck_assert(csr.irp[1] == 1 && csr.irp[2] == 2 && csr.irp[3] == 3);
+    ck_assert(csr.ja[0] == 2 && csr.ja[1] == 1 && csr.ja[2] == 0);
+    ck_assert(csr.as[0] == 3 && csr.as[1] == 2 && csr.as[2] == 1);
+    spmm_csr_free(&csr);
+    mm_coo_free(&coo);
 }
 END_TEST
 
@@ -137,6 +149,15 @@ START_TEST(test_entries_outside_the_shape_refused)
         ck_assert_int_eq(pc_alloc_bytes(), before);
         mm_coo_free(&coo);
     }
+    /* a shape no int32 index covers, by its whole message */
+    mm_coo neg;
+    memset(&neg, 0, sizeof neg);
+    neg.rows = -1;
+    neg.cols = 4;
+    pc_error err;
+    spmm_csr csr;
+    ck_assert_int_eq(spmm_csr_from_coo(&neg, &csr, 1, &err), PC_ERANGE);
+    ck_assert_str_eq(err.msg, "matrix -1x4 with 0 entries is outside the int32 index range");
 }
 END_TEST
 
@@ -153,6 +174,19 @@ START_TEST(test_ell_refuses_explosive_padding)
     ck_assert_int_eq(spmm_ell_from_coo(&coo, &ell, 1, &err), PC_ERANGE);
     ck_assert(strstr(err.msg, "padded ELLPACK") != NULL);
     ck_assert_int_eq(pc_alloc_bytes(), before);
+    /* the message whole, on a matrix whose numbers are known: 2^20 rows,
+     * all 8 entries in row 0 (2^23 slots, past the floor of 2^22) */
+    mm_coo one;
+    ck_assert_int_eq(mm_coo_alloc(&one, 1 << 20, 8, 8, NULL), 0);
+    for (int k = 0; k < 8; k++) {
+        one.row[k] = 0;
+        one.col[k] = k;
+        one.val[k] = 1.0;
+    }
+    ck_assert_int_eq(spmm_ell_from_coo(&one, &ell, 1, &err), PC_ERANGE);
+    ck_assert_str_eq(err.msg, "padded ELLPACK would store 8388608 slots (1048576 rows x longest row 8) "
+                              "for 8 entries, more than 16x; use CSR or unpadded ELLPACK");
+    mm_coo_free(&one);
     spmm_ellnp np; /* unpadded ELLPACK is fine */
     ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), 0);
     spmm_ellnp_free(&np);
@@ -313,6 +347,25 @@ START_TEST(test_generator_shapes)
         spmm_csr_free(&csr);
         mm_coo_free(&a);
         mm_coo_free(&b);
+    }
+    /* rows of fewer than 2 entries on average: some are left empty (one
+     * in eight, on top of the jitter), pinned as the shapes above */
+    {
+        spmm_gen_params p = {.rows = 1000, .cols = 1000, .nnz = 1000, .shape = SPMM_SHAPE_UNIFORM,
+                             .seed = 5};
+        mm_coo a;
+        pc_error err;
+        ck_assert_int_eq(spmm_gen_coo(&p, &a, &err), 0);
+        spmm_csr csr;
+        ck_assert_int_eq(spmm_csr_from_coo(&a, &csr, 1, &err), 0);
+        int32_t empty = 0;
+        for (int32_t i = 0; i < csr.m; i++)
+            empty += csr.irp[i + 1] == csr.irp[i];
+        ck_assert_msg(a.nnz == 886 && empty == 223 && coo_fingerprint(&a) == 534201866829811937ULL,
+                      "mean 1: nnz %lld, %d empty rows, fingerprint %llu", (long long)a.nnz, empty,
+                      (unsigned long long)coo_fingerprint(&a));
+        spmm_csr_free(&csr);
+        mm_coo_free(&a);
     }
     /* each parameter out of its range, then entries in an empty shape */
     static const struct {

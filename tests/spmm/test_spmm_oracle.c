@@ -213,6 +213,11 @@ START_TEST(test_reference_is_compensated)
     snprintf(want, sizeof want, "entry (0,0): |y - ref| = 0.25 exceeds 2 b = %.3g (y 3, ref 2.75)", b2);
     ck_assert_str_eq(ver.why, want);
     spmm_oracle_free(&orc);
+    /* X not integer at its first value only: not exact either */
+    double Xf[3] = {0.5, 1.0, 1.0};
+    ck_assert_int_eq(spmm_oracle_compute(&coo, Xf, 1, &orc, &err), 0);
+    ck_assert(!orc.exact);
+    spmm_oracle_free(&orc);
     /* bad arguments leave a cleared reference, safe to free */
     ck_assert_int_eq(spmm_oracle_compute(&coo, X, 0, &orc, &err), PC_EINVAL);
     ck_assert(orc.hi == NULL && orc.lo == NULL && orc.absax == NULL && orc.special == NULL &&
