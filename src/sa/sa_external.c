@@ -35,6 +35,7 @@
 extern char **environ;
 
 #define SA_MPI_PROG "parcheck-sa-mpi"
+/* At most this many words of PARCHECK_MPIRUN_ARGS. */
 #define SA_MPI_MAX_ARGS 64
 
 static int is_exec(const char *p)
@@ -113,7 +114,7 @@ static int is_open_mpi(const char *mpirun)
 static char **child_env(int threads, char *store, size_t store_len)
 {
     size_t ne = 0;
-    while (environ[ne])
+    while (environ && environ[ne]) /* NULL after a caller's clearenv() */
         ne++;
     char **env = pc_malloc_array(ne + 4, sizeof *env);
     if (!env)
@@ -228,7 +229,8 @@ int sa_run_external(const sa_impl *impl, const char *path, int32_t n, int np,
     snprintf(sa_path, sizeof sa_path, "%s/sa.bin", dir);
     snprintf(st_path, sizeof st_path, "%s/stats.txt", dir);
     snprintf(nps, sizeof nps, "%d", np);
-    char *argv[SA_MPI_MAX_ARGS + 16];
+    /* 8 arguments before the words, 10 after them, NULL */
+    char *argv[SA_MPI_MAX_ARGS + 24];
     int a = 0;
     argv[a++] = mpirun;
     argv[a++] = "-np";
@@ -242,11 +244,25 @@ int sa_run_external(const sa_impl *impl, const char *path, int32_t n, int np,
         argv[a++] = "-x";
         argv[a++] = "OMP_NUM_THREADS";
     }
-    /* extra launcher options, split on blanks (e.g. --mca btl self,vader) */
-    char *extra = getenv("PARCHECK_MPIRUN_ARGS") ? pc_strdup(getenv("PARCHECK_MPIRUN_ARGS")) : NULL;
-    for (char *save = NULL, *t = extra ? strtok_r(extra, " \t", &save) : NULL;
-         t && a < SA_MPI_MAX_ARGS; t = strtok_r(NULL, " \t", &save))
+    /* extra launcher options, split on blanks (e.g. --mca btl self,vader);
+     * more words than argv has room for are refused, never dropped */
+    const char *words = getenv("PARCHECK_MPIRUN_ARGS");
+    char *extra = words ? pc_strdup(words) : NULL;
+    if (words && !extra) {
+        rmdir(dir);
+        return pc_error_nomem(err, "the launcher's words");
+    }
+    int nw = 0;
+    for (char *save = NULL, *t = extra ? strtok_r(extra, " \t", &save) : NULL; t;
+         t = strtok_r(NULL, " \t", &save)) {
+        if (++nw > SA_MPI_MAX_ARGS) {
+            pc_free(extra);
+            rmdir(dir);
+            return pc_error_set(err, PC_EINVAL, NULL, 0, "PARCHECK_MPIRUN_ARGS holds more than %d words",
+                                SA_MPI_MAX_ARGS);
+        }
         argv[a++] = t;
+    }
     argv[a++] = prog;
     argv[a++] = (char *)path;
     argv[a++] = "--sa";

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
+#include "pc_alloc.h"
 #include "pc_config.h"
 #include "sa_cli_testlib.h"
 #include "sa_testlib.h"
@@ -195,23 +196,36 @@ START_TEST(external_run_times_and_failures)
     ck_assert_str_eq(err.msg, "np 0, threads 1: both must be >= 1");
     ck_assert_int_eq(sa_run_external(mpi, path, N, 2, 0, SA, &secs, &err), PC_EINVAL);
     ck_assert_str_eq(err.msg, "np 2, threads 0: both must be >= 1");
-    char words[256];
+    char words[256], src[256];
     snprintf(fake, sizeof fake, "%s", sa_cli_path("words-mpirun"));
+    /* an SA file whose every byte counts, for the fake to hand back */
+    snprintf(src, sizeof src, "%s", sa_cli_path("fake-sa.bin"));
+    FILE *f = fopen(src, "wb");
+    ck_assert_ptr_nonnull(f);
+    for (int32_t i = 0; i < N; i++) {
+        uint32_t v = 0x11223344u + (uint32_t)i * 0x01010101u;
+        uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+        ck_assert_int_eq(fwrite(le, 1, 4, f), 4);
+    }
+    fclose(f);
     snprintf(words, sizeof words, "%s", sa_cli_path("mpirun-words.txt"));
-    FILE *f = fopen(fake, "w");
+    f = fopen(fake, "w");
     ck_assert_ptr_nonnull(f);
     fprintf(f, "#!/bin/sh\n"
                "[ \"$1\" = --version ] && { echo 'mpirun (Open MPI) 4.1.6'; exit 0; }\n"
                "for w in \"$@\"; do echo \"$w\"; done > '%s'\n"
-               "sa=; prev=\n"
-               "for w in \"$@\"; do [ \"$prev\" = --sa ] && sa=$w; prev=$w; done\n"
+               "sa=; st=; prev=\n"
+               "for w in \"$@\"; do\n"
+               "  [ \"$prev\" = --sa ] && sa=$w; [ \"$prev\" = --stats ] && st=$w; prev=$w\n"
+               "done\n"
                "case \"$PC_FAKE_MPIRUN\" in\n"
                "signal) kill -9 $$ ;;\n"
                "none) exit 0 ;;\n"
                "long) head -c %d /dev/zero > \"$sa\"; exit 0 ;;\n"
+               "ok) cp '%s' \"$sa\"; echo 'sa-mpi algo=doubling seconds=12.5 sort_s=1' > \"$st\"; exit 0 ;;\n"
                "esac\n"
                "exit 3\n",
-            words, 4 * N + 1);
+            words, 4 * N + 1, src);
     fclose(f);
     ck_assert_int_eq(chmod(fake, 0755), 0);
     env_keep keep2[2];
@@ -250,6 +264,7 @@ START_TEST(external_run_times_and_failures)
         {"signal", 1, PC_EDEVICE, " died from signal 9"},
         {"none", 1, PC_EIO, "/sa.bin: cannot open: No such file or directory"},
         {"long", 1, PC_EFORMAT, "/sa.bin: 12001 bytes, expected 12000 (4 per position)"},
+        {"ok", 1, PC_OK, ""},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         env_set_aside(&keep2[0], "PARCHECK_MPIRUN");
@@ -269,11 +284,53 @@ START_TEST(external_run_times_and_failures)
             fclose(f);
             buf[len] = '\0';
             ck_assert_msg(strstr(buf, runs[r].want), "threads 2: %s", buf);
+        } else if (runs[r].rc == PC_OK) {
+            /* every byte of the SA file read little-endian, the time from
+             * the statistics line */
+            for (int32_t i = 0; i < N; i++)
+                ck_assert_msg((uint32_t)SA[i] == 0x11223344u + (uint32_t)i * 0x01010101u, "SA[%d] = %#x",
+                              i, (unsigned)SA[i]);
+            ck_assert_msg(secs == 12.5, "seconds %g", secs);
         } else {
             /* the launcher's own path starts what a signal ended */
             ck_assert_msg(strstr(err.msg, runs[r].want) &&
                               (r != 1 || strncmp(err.msg, fake, strlen(fake)) == 0),
                           "%s: %s", runs[r].mode, err.msg);
+        }
+    }
+    /* 64 words go through, a 65th is refused, not dropped; the copy of the
+     * words that cannot be allocated is said as such */
+    char many[65 * 3 + 1];
+    for (int k = 0; k < 65; k++)
+        memcpy(many + 3 * k, "-w ", 3);
+    many[65 * 3] = '\0';
+    for (int extra = 0; extra < 3; extra++) {
+        env_set_aside(&keep2[0], "PARCHECK_MPIRUN");
+        env_set_aside(&keep2[1], "PARCHECK_MPIRUN_ARGS");
+        setenv("PARCHECK_MPIRUN", fake, 1);
+        many[(extra == 1 ? 65 : 64) * 3 - 1] = '\0';
+        setenv("PARCHECK_MPIRUN_ARGS", many, 1);
+        many[(extra == 1 ? 65 : 64) * 3 - 1] = ' ';
+        pc_alloc_fail_at(extra == 2 ? 1 : 0);
+        rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
+        pc_alloc_fail_at(0);
+        env_put_back(&keep2[1]);
+        env_put_back(&keep2[0]);
+        if (extra == 0) {
+            ck_assert_msg(rc == PC_EDEVICE, "64 words: %s", err.msg);
+            f = fopen(words, "r");
+            ck_assert_ptr_nonnull(f);
+            int lines = 0;
+            for (int c; (c = fgetc(f)) != EOF;)
+                lines += c == '\n';
+            fclose(f);
+            ck_assert_int_eq(lines, 5 + 64 + 8); /* -np 2 --oversubscribe -x OMP_NUM_THREADS */
+        } else if (extra == 1) {
+            ck_assert_int_eq(rc, PC_EINVAL);
+            ck_assert_str_eq(err.msg, "PARCHECK_MPIRUN_ARGS holds more than 64 words");
+        } else {
+            ck_assert_int_eq(rc, PC_ENOMEM);
+            pc_test_assert_nomem_named(err.msg);
         }
     }
 }
@@ -315,9 +372,40 @@ START_TEST(external_found_without_overrides)
     setenv("PARCHECK_SA_MPI", "", 1);
     char why_empty[256] = "";
     int avail_empty = mpi->available(why_empty, sizeof why_empty);
+    /* mpiexec where no mpirun is, then neither on PATH */
+    env_keep path_keep;
+    env_set_aside(&path_keep, "PATH");
+    char dir[256], cmd[1024];
+    snprintf(dir, sizeof dir, "%s", sa_cli_path("only-mpiexec"));
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && printf '#!/bin/sh\\nexit 3\\n' > '%s/mpiexec' && "
+             "chmod 755 '%s/mpiexec'", dir, dir, dir);
+    int made = system(cmd);
+    setenv("PATH", dir, 1);
+    char why_exec[256] = "", why_none[256] = "";
+    int avail_exec = mpi->available(why_exec, sizeof why_exec);
+    setenv("PATH", "/nonexistent-parcheck-dir", 1);
+    int avail_none = mpi->available(why_none, sizeof why_none);
+    env_put_back(&path_keep);
+    /* a caller that cleared its environment (environ NULL): the launcher
+     * runs mpirun with its own variables only, and does not crash */
+    extern char **environ;
+    char **saved = environ;
+    environ = NULL;
+    pc_error cleared = { 0 };
+    int rc_cleared = avail ? sa_run_external(mpi, path, N, 2, 1, SA, &secs, &cleared) : PC_OK;
+    environ = saved;
     for (int v = 0; v < NV; v++)
         env_put_back(&keep[v]);
     ck_assert_msg(avail_empty, "empty overrides: %s", why_empty);
+    ck_assert_int_eq(made, 0);
+    ck_assert_msg(avail_exec, "mpiexec alone on PATH: %s", why_exec);
+    ck_assert(!avail_none);
+    ck_assert_str_eq(why_none, "no mpirun or mpiexec on PATH (apt-get install openmpi-bin; or set PARCHECK_MPIRUN)");
+    /* without PATH, mpirun is looked for in /usr/bin:/bin; Open MPI then
+     * may refuse to start (it looks for ssh on PATH): a run or a named
+     * failure, never a crash */
+    ck_assert_msg(rc_cleared == PC_OK || rc_cleared == PC_EDEVICE || rc_cleared == PC_EUNAVAIL, "%d: %s",
+                  rc_cleared, cleared.msg);
     ck_assert_msg(avail, "mpi unavailable although mpirun is on PATH: %s", why);
     ck_assert_msg(rc == 0, "%s", err.msg);
     ck_assert_int_eq(memcmp(SA, ref, sizeof SA), 0);

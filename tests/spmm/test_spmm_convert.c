@@ -147,17 +147,26 @@ START_TEST(test_entries_outside_the_shape_refused)
         ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), PC_EINVAL);
         ck_assert_msg(strstr(err.msg, want), "ellnp: %s", err.msg);
         ck_assert_int_eq(pc_alloc_bytes(), before);
+        /* and each output is left zeroed, safe to free */
+        static const spmm_csr zc;
+        static const spmm_ell ze;
+        static const spmm_ellnp zn;
+        ck_assert(!memcmp(&csr, &zc, sizeof zc) && !memcmp(&ell, &ze, sizeof ze) &&
+                  !memcmp(&np, &zn, sizeof zn));
         mm_coo_free(&coo);
     }
     /* a shape no int32 index covers, by its whole message */
-    mm_coo neg;
-    memset(&neg, 0, sizeof neg);
-    neg.rows = -1;
-    neg.cols = 4;
-    pc_error err;
-    spmm_csr csr;
-    ck_assert_int_eq(spmm_csr_from_coo(&neg, &csr, 1, &err), PC_ERANGE);
-    ck_assert_str_eq(err.msg, "matrix -1x4 with 0 entries is outside the int32 index range");
+    for (int k = 0; k < 2; k++) {
+        mm_coo neg;
+        memset(&neg, 0, sizeof neg);
+        neg.rows = k ? 3 : -1;
+        neg.cols = k ? -1 : 4;
+        pc_error err;
+        spmm_csr csr;
+        ck_assert_int_eq(spmm_csr_from_coo(&neg, &csr, 1, &err), PC_ERANGE);
+        ck_assert_str_eq(err.msg, k ? "matrix 3x-1 with 0 entries is outside the int32 index range"
+                                    : "matrix -1x4 with 0 entries is outside the int32 index range");
+    }
 }
 END_TEST
 
@@ -187,6 +196,30 @@ START_TEST(test_ell_refuses_explosive_padding)
     ck_assert_str_eq(err.msg, "padded ELLPACK would store 8388608 slots (1048576 rows x longest row 8) "
                               "for 8 entries, more than 16x; use CSR or unpadded ELLPACK");
     mm_coo_free(&one);
+    /* the limits themselves are allowed: 2^19 rows x 8 = 2^22 slots, the
+     * floor, for 8 entries; and 300000 rows x 14 = 4.2 M slots, past the
+     * floor but within 16x its 300013 entries */
+    static const int32_t rows[2] = {1 << 19, 300000}, longest[2] = {8, 14};
+    for (int k = 0; k < 2; k++) {
+        mm_coo edge;
+        int64_t nnz = longest[k] + (k ? rows[k] - 1 : 0);
+        ck_assert_int_eq(mm_coo_alloc(&edge, rows[k], 16, nnz, NULL), 0);
+        int64_t e = 0;
+        for (int32_t j = 0; j < longest[k]; j++, e++) {
+            edge.row[e] = 0;
+            edge.col[e] = j;
+            edge.val[e] = 1.0;
+        }
+        for (int32_t i = 1; k && i < rows[k]; i++, e++) {
+            edge.row[e] = i;
+            edge.col[e] = i % 16;
+            edge.val[e] = 2.0;
+        }
+        ck_assert_msg(spmm_ell_from_coo(&edge, &ell, 1, &err) == 0, "%s", err.msg);
+        ck_assert_int_eq(ell.maxnz, longest[k]);
+        spmm_ell_free(&ell);
+        mm_coo_free(&edge);
+    }
     spmm_ellnp np; /* unpadded ELLPACK is fine */
     ck_assert_int_eq(spmm_ellnp_from_coo(&coo, &np, 1, &err), 0);
     spmm_ellnp_free(&np);
@@ -246,7 +279,9 @@ static int conv_op(void *p)
     case 0: return spmm_csr_from_coo(&c->coo, &c->csr, 2, NULL);
     case 1: return spmm_ell_from_coo(&c->coo, &c->ell, 2, NULL);
     case 2: return spmm_ellnp_from_coo(&c->coo, &c->np, 2, NULL);
-    default: return spmm_coo_from_csr(&c->csr, &c->back, NULL);
+    case 3: return spmm_coo_from_csr(&c->csr, &c->back, NULL);
+    case 4: return spmm_coo_from_ell(&c->ell, &c->back, NULL);
+    default: return spmm_coo_from_ellnp(&c->np, &c->back, NULL);
     }
 }
 
@@ -268,11 +303,48 @@ START_TEST(test_conversions_survive_allocation_failures)
     ck_assert_int_eq(spmm_case_random(3, 0, &c.coo), 0);
     for (c.which = 0; c.which < 3; c.which++)
         ck_assert_int_ge(pc_test_alloc_loop(conv_op, conv_cleanup, &c, 100), 1);
-    ck_assert_int_eq(spmm_csr_from_coo(&c.coo, &c.csr, 1, NULL), 0);
-    c.which = 3;
-    ck_assert_int_ge(pc_test_alloc_loop(conv_op, conv_cleanup, &c, 100), 1);
-    spmm_csr_free(&c.csr);
     mm_coo_free(&c.coo);
+    /* and back to COO from each format, from a COO whose rows list their
+     * columns descending: the formats keep that order, so the way back
+     * sorts (and allocates) */
+    static const int32_t ri[] = {0, 0, 1, 1, 1}, ci[] = {3, 1, 2, 1, 0};
+    static const double v[] = {1, 2, 3, 4, 5};
+    ck_assert_int_eq(mm_coo_alloc(&c.coo, 2, 4, 5, NULL), 0);
+    memcpy(c.coo.row, ri, sizeof ri);
+    memcpy(c.coo.col, ci, sizeof ci);
+    memcpy(c.coo.val, v, sizeof v);
+    ck_assert_int_eq(spmm_csr_from_coo(&c.coo, &c.csr, 1, NULL), 0);
+    ck_assert_int_eq(spmm_ell_from_coo(&c.coo, &c.ell, 1, NULL), 0);
+    ck_assert_int_eq(spmm_ellnp_from_coo(&c.coo, &c.np, 1, NULL), 0);
+    ck_assert_int_eq(c.csr.ja[0], 3); /* the order kept */
+    for (c.which = 3; c.which < 6; c.which++)
+        ck_assert_int_ge(pc_test_alloc_loop(conv_op, conv_cleanup, &c, 100), 2);
+    spmm_csr_free(&c.csr);
+    spmm_ell_free(&c.ell);
+    spmm_ellnp_free(&c.np);
+    mm_coo_free(&c.coo);
+}
+END_TEST
+
+/* spmm_matrix_need builds exactly the formats asked for and not built
+ * yet: asking twice allocates nothing, and one format brings no other. */
+START_TEST(test_matrix_builds_each_format_once)
+{
+    mm_coo coo;
+    ck_assert_int_eq(spmm_case_random(5, 0, &coo), 0);
+    pc_error err;
+    spmm_matrix A;
+    spmm_matrix_init(&A, &coo);
+    ck_assert_int_eq(spmm_matrix_need(&A, SPMM_FMT_ELL, 1, &err), 0);
+    ck_assert_int_eq(A.have, SPMM_FMT_ELL);
+    ck_assert_int_eq(spmm_matrix_need(&A, SPMM_FMT_CSR, 1, &err), 0);
+    ck_assert_int_eq(A.have, SPMM_FMT_ELL | SPMM_FMT_CSR);
+    const int32_t *irp = A.csr.irp;
+    long long bytes = pc_alloc_bytes();
+    ck_assert_int_eq(spmm_matrix_need(&A, SPMM_FMT_CSR | SPMM_FMT_ELL, 1, &err), 0);
+    ck_assert(A.csr.irp == irp && pc_alloc_bytes() == bytes);
+    spmm_matrix_free(&A);
+    mm_coo_free(&coo);
 }
 END_TEST
 
@@ -416,6 +488,7 @@ static Suite *suite_spmm_convert(void)
     tcase_add_test(tc, test_format_bytes);
     tcase_add_test(tc, test_conversions_survive_allocation_failures);
     tcase_add_test(tc, test_generator_shapes);
+    tcase_add_test(tc, test_matrix_builds_each_format_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -237,6 +237,15 @@ START_TEST(test_block_count_is_capped)
     fast_fixture f;
     fixture_open(&f, &coo, 1, 1, 3);
     ck_assert_int_eq(fixture_check(&f, -8, 1, 1, "width of one column"), 65536);
+    /* a budget below one column's 8 K bytes still means one column a block */
+    ck_assert_int_eq(fixture_check(&f, -1, 1, 1, "a budget of one byte"), 65536);
+    /* one block is the CSR itself, nothing copied (spmm_fast.h) */
+    spmm_fast F;
+    pc_error err;
+    ck_assert_int_eq(spmm_fast_build(&f.csr, 1, -8LL * 70000, &F, &err), 0);
+    ck_assert_int_eq(F.nblocks, 1);
+    ck_assert(F.pool_irp == NULL && F.blk[0].ja == f.csr.ja && F.blk[0].as == f.csr.as);
+    spmm_fast_free(&F);
     fixture_close(&f);
     mm_coo_free(&coo);
 }
