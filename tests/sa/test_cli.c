@@ -372,16 +372,20 @@ START_TEST(external_found_without_overrides)
     setenv("PARCHECK_SA_MPI", "", 1);
     char why_empty[256] = "";
     int avail_empty = mpi->available(why_empty, sizeof why_empty);
-    /* mpiexec where no mpirun is, then neither on PATH */
+    /* mpirun alone, mpiexec alone, then neither on PATH */
     env_keep path_keep;
     env_set_aside(&path_keep, "PATH");
-    char dir[256], cmd[1024];
+    char dir[256], dir2[256], cmd[2048];
     snprintf(dir, sizeof dir, "%s", sa_cli_path("only-mpiexec"));
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && printf '#!/bin/sh\\nexit 3\\n' > '%s/mpiexec' && "
-             "chmod 755 '%s/mpiexec'", dir, dir, dir);
+    snprintf(dir2, sizeof dir2, "%s", sa_cli_path("only-mpirun"));
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s' && printf '#!/bin/sh\\nexit 3\\n' > '%s/mpiexec' && "
+             "cp '%s/mpiexec' '%s/mpirun' && chmod 755 '%s/mpiexec' '%s/mpirun'", dir, dir2, dir, dir,
+             dir2, dir, dir2);
     int made = system(cmd);
+    char why_exec[256] = "", why_run[256] = "", why_none[256] = "";
+    setenv("PATH", dir2, 1);
+    int avail_run = mpi->available(why_run, sizeof why_run);
     setenv("PATH", dir, 1);
-    char why_exec[256] = "", why_none[256] = "";
     int avail_exec = mpi->available(why_exec, sizeof why_exec);
     setenv("PATH", "/nonexistent-parcheck-dir", 1);
     int avail_none = mpi->available(why_none, sizeof why_none);
@@ -398,6 +402,7 @@ START_TEST(external_found_without_overrides)
         env_put_back(&keep[v]);
     ck_assert_msg(avail_empty, "empty overrides: %s", why_empty);
     ck_assert_int_eq(made, 0);
+    ck_assert_msg(avail_run, "mpirun alone on PATH: %s", why_run);
     ck_assert_msg(avail_exec, "mpiexec alone on PATH: %s", why_exec);
     ck_assert(!avail_none);
     ck_assert_str_eq(why_none, "no mpirun or mpiexec on PATH (apt-get install openmpi-bin; or set PARCHECK_MPIRUN)");
