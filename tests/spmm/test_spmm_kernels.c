@@ -295,6 +295,9 @@ START_TEST(test_impl_select_names)
     int n = spmm_impl_count();
     int sel[256], ex[256];
     ck_assert_int_le(n, 256);
+    /* indices outside the table have no entry */
+    ck_assert_ptr_null(spmm_impl_at(-1));
+    ck_assert_ptr_null(spmm_impl_at(n));
     const char *first = spmm_impl_at(0)->name, *last = spmm_impl_at(n - 1)->name;
     char list[256];
     snprintf(list, sizeof list, "%s,%s", last, first);
