@@ -151,6 +151,37 @@ static void ext_text(const char *name, const char *word, int mark, uint8_t *T, i
     ck_assert_int_eq(sa_build_sais(T, n, ref, 1, &err), 0);
 }
 
+/* sa_run_external through the launcher `fake` (PARCHECK_MPIRUN) with the
+ * words given (PARCHECK_MPIRUN_ARGS, "" for none) and the fake's mode
+ * (PC_FAKE_MPIRUN); the environment put back after. */
+static int run_fake(const sa_impl *mpi, const char *fake, const char *words, const char *mode,
+                    const char *path, int32_t n, int threads, int32_t *SA, double *secs, pc_error *err)
+{
+    env_keep keep[2];
+    env_set_aside(&keep[0], "PARCHECK_MPIRUN");
+    env_set_aside(&keep[1], "PARCHECK_MPIRUN_ARGS");
+    setenv("PARCHECK_MPIRUN", fake, 1);
+    if (*words)
+        setenv("PARCHECK_MPIRUN_ARGS", words, 1);
+    setenv("PC_FAKE_MPIRUN", mode, 1);
+    int rc = sa_run_external(mpi, path, n, 2, threads, SA, secs, err);
+    unsetenv("PC_FAKE_MPIRUN");
+    env_put_back(&keep[1]);
+    env_put_back(&keep[0]);
+    return rc;
+}
+
+/* The words the fake launcher last wrote, one a line, into buf. */
+static size_t read_words(const char *words, char *buf, size_t cap)
+{
+    FILE *f = fopen(words, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t len = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    return len;
+}
+
 /* The MPI hook as the CLI uses it: the program's own time comes back (and
  * 4 ranks on a 2-core machine need Open MPI's --oversubscribe, which the
  * hook adds); an mpirun that fails is named with its status, no time; the
@@ -177,13 +208,8 @@ START_TEST(external_run_times_and_failures)
     snprintf(fake, sizeof fake, "%s", sa_cli_path("fake-mpirun"));
     snprintf(cmd, sizeof cmd, "printf '#!/bin/sh\\nexit 3\\n' > '%s' && chmod 755 '%s'", fake, fake);
     ck_assert_int_eq(system(cmd), 0);
-    env_keep keep;
-    env_set_aside(&keep, "PARCHECK_MPIRUN");
-    setenv("PARCHECK_MPIRUN", fake, 1);
     secs = -1;
-    rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
-    env_put_back(&keep);
-    ck_assert_int_eq(rc, PC_EDEVICE);
+    ck_assert_int_eq(run_fake(mpi, fake, "", "", path, N, 1, SA, &secs, &err), PC_EDEVICE);
     char want[400];
     snprintf(want, sizeof want, "%s exited with status 3 (its messages are above)", fake);
     ck_assert_str_eq(err.msg, want);
@@ -230,115 +256,72 @@ START_TEST(external_run_times_and_failures)
             words, 4 * N + 1, src, src);
     fclose(f);
     ck_assert_int_eq(chmod(fake, 0755), 0);
-    env_keep keep2[2];
-    env_set_aside(&keep2[0], "PARCHECK_MPIRUN");
-    env_set_aside(&keep2[1], "PARCHECK_MPIRUN_ARGS");
-    setenv("PARCHECK_MPIRUN", fake, 1);
-    setenv("PARCHECK_MPIRUN_ARGS", " --alpha  beta\tgamma ", 1);
-    rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
-    env_put_back(&keep2[1]);
-    env_put_back(&keep2[0]);
-    ck_assert_int_eq(rc, PC_EDEVICE);
-    char buf[4096];
-    f = fopen(words, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[len] = '\0';
     /* Open MPI (the fake says it is): one thread a rank keeps the
      * launcher's binding, the user's words come after its own */
+    char buf[4096];
+    rc = run_fake(mpi, fake, " --alpha  beta\tgamma ", "", path, N, 1, SA, &secs, &err);
+    ck_assert_int_eq(rc, PC_EDEVICE);
+    read_words(words, buf, sizeof buf);
     const char *seq = "-np\n2\n--oversubscribe\n-x\nOMP_NUM_THREADS\n--alpha\nbeta\ngamma\n";
-    const char *at = strstr(buf, seq);
-    ck_assert_msg(at == buf, "the words are not passed in order: %s", buf);
-    const char *prog_end = strchr(at + strlen(seq), '\n'); /* the program's line, then the text */
+    ck_assert_msg(strncmp(buf, seq, strlen(seq)) == 0, "the words are not passed in order: %s", buf);
+    const char *prog_end = strchr(buf + strlen(seq), '\n'); /* the program's line, then the text */
     ck_assert_msg(prog_end && strncmp(prog_end + 1, path, strlen(path)) == 0 &&
                       prog_end[1 + strlen(path)] == '\n',
                   "no program and text after the words: %s", buf);
     /* ranks of several threads are not bound (each would get one core);
-     * a launcher killed by a signal, an SA file missing or one byte too
-     * long are named as such */
+     * a launcher that is not Open MPI gets none of its options */
+    ck_assert_int_eq(run_fake(mpi, fake, "--alpha", "", path, N, 2, SA, &secs, &err), PC_EDEVICE);
+    read_words(words, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, "\n--oversubscribe\n--bind-to\nnone\n-x\nOMP_NUM_THREADS\n--alpha\n"),
+                  "threads 2: %s", buf);
+    ck_assert_int_eq(run_fake(mpi, fake, "--alpha", "mpich", path, N, 2, SA, &secs, &err), PC_EDEVICE);
+    read_words(words, buf, sizeof buf);
+    ck_assert_msg(strncmp(buf, "-np\n2\n--alpha\n", 13) == 0, "not Open MPI: %s", buf);
+    /* a launcher killed by a signal (named by its path), an SA or
+     * statistics file missing, an SA file one byte too long */
     static const struct {
         const char *mode;
-        int threads, rc;
+        int rc;
         const char *want;
-    } runs[] = {
-        {"", 2, PC_EDEVICE, "\n--oversubscribe\n--bind-to\nnone\n-x\nOMP_NUM_THREADS\n--alpha\n"},
-        {"signal", 1, PC_EDEVICE, " died from signal 9"},
-        {"none", 1, PC_EIO, "/sa.bin: cannot open: No such file or directory"},
-        {"long", 1, PC_EFORMAT, "/sa.bin: 12001 bytes, expected 12000 (4 per position)"},
-        {"ok", 1, PC_OK, ""},
-        {"nostats", 1, PC_EIO, "/stats.txt: cannot open: No such file or directory"},
-        {"mpich", 2, PC_EDEVICE, "-np\n2\n--alpha\n"},
+    } bad[] = {
+        {"signal", PC_EDEVICE, " died from signal 9"},
+        {"none", PC_EIO, "/sa.bin: cannot open: No such file or directory"},
+        {"long", PC_EFORMAT, "/sa.bin: 12001 bytes, expected 12000 (4 per position)"},
+        {"nostats", PC_EIO, "/stats.txt: cannot open: No such file or directory"},
     };
-    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        env_set_aside(&keep2[0], "PARCHECK_MPIRUN");
-        env_set_aside(&keep2[1], "PARCHECK_MPIRUN_ARGS");
-        setenv("PARCHECK_MPIRUN", fake, 1);
-        setenv("PARCHECK_MPIRUN_ARGS", "--alpha", 1);
-        setenv("PC_FAKE_MPIRUN", runs[r].mode, 1);
-        rc = sa_run_external(mpi, path, N, 2, runs[r].threads, SA, &secs, &err);
-        unsetenv("PC_FAKE_MPIRUN");
-        env_put_back(&keep2[1]);
-        env_put_back(&keep2[0]);
-        ck_assert_msg(rc == runs[r].rc, "%s: rc %d: %s", runs[r].mode, rc, err.msg);
-        if (r == 0 || !strcmp(runs[r].mode, "mpich")) {
-            /* another launcher than Open MPI gets none of its options */
-            f = fopen(words, "r");
-            ck_assert_ptr_nonnull(f);
-            len = fread(buf, 1, sizeof buf - 1, f);
-            fclose(f);
-            buf[len] = '\0';
-            ck_assert_msg(r == 0 ? strstr(buf, runs[r].want) != NULL : strncmp(buf, runs[r].want, strlen(runs[r].want)) == 0,
-                          "%s, threads 2: %s", runs[r].mode, buf);
-        } else if (runs[r].rc == PC_OK) {
-            /* every byte of the SA file read little-endian, the time from
-             * the statistics line */
-            for (int32_t i = 0; i < N; i++)
-                ck_assert_msg((uint32_t)SA[i] == 0x11223344u + (uint32_t)i * 0x01010101u, "SA[%d] = %#x",
-                              i, (unsigned)SA[i]);
-            ck_assert_msg(secs == 12.5, "seconds %g", secs);
-        } else {
-            /* the launcher's own path starts what a signal ended */
-            ck_assert_msg(strstr(err.msg, runs[r].want) &&
-                              (r != 1 || strncmp(err.msg, fake, strlen(fake)) == 0),
-                          "%s: %s", runs[r].mode, err.msg);
-        }
+    for (size_t r = 0; r < sizeof bad / sizeof bad[0]; r++) {
+        rc = run_fake(mpi, fake, "", bad[r].mode, path, N, 1, SA, &secs, &err);
+        ck_assert_msg(rc == bad[r].rc && strstr(err.msg, bad[r].want) &&
+                          (r != 0 || strncmp(err.msg, fake, strlen(fake)) == 0),
+                      "%s: rc %d: %s", bad[r].mode, rc, err.msg);
     }
+    /* a good run: every byte of the SA file read little-endian, the time
+     * from the statistics line */
+    ck_assert_int_eq(run_fake(mpi, fake, "", "ok", path, N, 1, SA, &secs, &err), PC_OK);
+    for (int32_t i = 0; i < N; i++)
+        ck_assert_msg((uint32_t)SA[i] == 0x11223344u + (uint32_t)i * 0x01010101u, "SA[%d] = %#x", i,
+                      (unsigned)SA[i]);
+    ck_assert_msg(secs == 12.5, "seconds %g", secs);
     /* 64 words go through, a 65th is refused, not dropped; the copy of the
      * words that cannot be allocated is said as such */
-    char many[65 * 3 + 1];
+    char many[65 * 3];
     for (int k = 0; k < 65; k++)
         memcpy(many + 3 * k, "-w ", 3);
-    many[65 * 3] = '\0';
-    for (int extra = 0; extra < 3; extra++) {
-        env_set_aside(&keep2[0], "PARCHECK_MPIRUN");
-        env_set_aside(&keep2[1], "PARCHECK_MPIRUN_ARGS");
-        setenv("PARCHECK_MPIRUN", fake, 1);
-        many[(extra == 1 ? 65 : 64) * 3 - 1] = '\0';
-        setenv("PARCHECK_MPIRUN_ARGS", many, 1);
-        many[(extra == 1 ? 65 : 64) * 3 - 1] = ' ';
-        pc_alloc_fail_at(extra == 2 ? 1 : 0);
-        rc = sa_run_external(mpi, path, N, 2, 1, SA, &secs, &err);
-        pc_alloc_fail_at(0);
-        env_put_back(&keep2[1]);
-        env_put_back(&keep2[0]);
-        if (extra == 0) {
-            ck_assert_msg(rc == PC_EDEVICE, "64 words: %s", err.msg);
-            f = fopen(words, "r");
-            ck_assert_ptr_nonnull(f);
-            int lines = 0;
-            for (int c; (c = fgetc(f)) != EOF;)
-                lines += c == '\n';
-            fclose(f);
-            ck_assert_int_eq(lines, 5 + 64 + 8); /* -np 2 --oversubscribe -x OMP_NUM_THREADS */
-        } else if (extra == 1) {
-            ck_assert_int_eq(rc, PC_EINVAL);
-            ck_assert_str_eq(err.msg, "PARCHECK_MPIRUN_ARGS holds more than 64 words");
-        } else {
-            ck_assert_int_eq(rc, PC_ENOMEM);
-            pc_test_assert_nomem_named(err.msg);
-        }
-    }
+    many[64 * 3 - 1] = '\0';
+    ck_assert_int_eq(run_fake(mpi, fake, many, "", path, N, 1, SA, &secs, &err), PC_EDEVICE);
+    size_t lines = 0;
+    for (size_t k = 0, n = read_words(words, buf, sizeof buf); k < n; k++)
+        lines += buf[k] == '\n';
+    ck_assert_int_eq(lines, 5 + 64 + 8); /* -np 2 --oversubscribe -x OMP_NUM_THREADS, the program's 8 */
+    pc_alloc_fail_at(1);
+    rc = run_fake(mpi, fake, many, "", path, N, 2, SA, &secs, &err);
+    pc_alloc_fail_at(0);
+    ck_assert_int_eq(rc, PC_ENOMEM);
+    pc_test_assert_nomem_named(err.msg);
+    many[64 * 3 - 1] = ' ';
+    many[65 * 3 - 1] = '\0';
+    ck_assert_int_eq(run_fake(mpi, fake, many, "", path, N, 2, SA, &secs, &err), PC_EINVAL);
+    ck_assert_str_eq(err.msg, "PARCHECK_MPIRUN_ARGS holds more than 64 words");
 }
 END_TEST
 
