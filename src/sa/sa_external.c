@@ -223,9 +223,14 @@ int sa_run_external(const sa_impl *impl, const char *path, int32_t n, int np,
     const char *tmp = getenv("TMPDIR");
     char dir[PATH_MAX], sa_path[PATH_MAX + 16], st_path[PATH_MAX + 16], nps[16], thr[32];
     snprintf(dir, sizeof dir, "%s/pc-sa-mpi-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(dir))
+    if (!mkdtemp(dir)) {
+        /* mkdtemp has filled in the X's of a directory that does not exist:
+         * the message names the template */
+        int e = errno;
+        snprintf(dir, sizeof dir, "%s/pc-sa-mpi-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
         return pc_error_set(err, PC_EIO, dir, 0, "cannot create a temporary directory: %s",
-                            strerror(errno));
+                            strerror(e));
+    }
     snprintf(sa_path, sizeof sa_path, "%s/sa.bin", dir);
     snprintf(st_path, sizeof st_path, "%s/stats.txt", dir);
     snprintf(nps, sizeof nps, "%d", np);
