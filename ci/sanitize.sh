@@ -39,6 +39,10 @@ export PARCHECK_HARNESS_NESTED=1
 # the same paths as the smaller ones at 3-5x the time under ASan: a third
 # of this suite's wall time, for no path the others miss
 export SA_MPI_TEXT_MAX_BYTES=${SA_MPI_TEXT_MAX_BYTES:-1000000}
+# the heaviest sweeps of the Check suites take the subset of their inputs
+# that reaches every path they test (pc_test_light in tests/common/pc_test.h):
+# the plain pass of the same `make check` runs them whole
+export PARCHECK_TEST_LIGHT=${PARCHECK_TEST_LIGHT:-1}
 jobs=$(nproc)
 echo "check-sanitize: building $B (ASan+UBSan, -O1)"
 start=$(date +%s)

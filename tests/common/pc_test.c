@@ -76,6 +76,12 @@ const char *pc_test_data_dir(void)
     return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
 }
 
+int pc_test_light(void)
+{
+    const char *env = getenv("PARCHECK_TEST_LIGHT");
+    return env && !strcmp(env, "1");
+}
+
 const char *pc_test_bin(void)
 {
     const char *env = getenv("PARCHECK_BIN");

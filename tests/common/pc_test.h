@@ -27,6 +27,13 @@ void pc_test_skip(const char *test, const char *reason);
  * or NULL when it does not exist. */
 const char *pc_test_data_dir(void);
 
+/* 1 in the passes that run every suite a second time to find faults of
+ * another kind (the sanitizer and OpenMP-off builds export
+ * PARCHECK_TEST_LIGHT=1): there the heaviest sweeps take a subset of their
+ * inputs that still reaches every path they test, and say so; the plain
+ * pass of the same `make check` runs them whole. */
+int pc_test_light(void);
+
 /* Path of the built parcheck binary (PARCHECK_BIN or build/bin/parcheck). */
 const char *pc_test_bin(void);
 

@@ -33,9 +33,19 @@ END_TEST
 static const int32_t sizes[] = { 3, 100, 4095, 4097, 16383, 16385, 65535, 65537, 131071, 131073 };
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
+/* 0 for the sizes a light pass (pc_test_light) leaves out: 131071, one of
+ * the two largest, whose neighbour 131073 crosses the same block
+ * boundaries (2^16, 2^17) from above. */
+static int size_taken(int s)
+{
+    return !(pc_test_light() && sizes[s] == 131071);
+}
+
 START_TEST(constant_bytes)
 {
-    for (int s = 0; s < NSIZES; s++)
+    for (int s = 0; s < NSIZES; s++) {
+        if (!size_taken(s))
+            continue;
         for (int v = 0; v < 2; v++) {
             int32_t n = sizes[s];
             uint8_t *T = make(n);
@@ -43,6 +53,7 @@ START_TEST(constant_bytes)
             check(T, n, v ? "all 0xff" : "all 0x00");
             pc_free(T);
         }
+    }
 }
 END_TEST
 
@@ -74,7 +85,9 @@ START_TEST(periods)
     static const int periods[] = { 2, 3, 7, 64, 1000 };
     pc_rng r;
     pc_rng_seed(&r, 11);
-    for (int s = 0; s < NSIZES; s++)
+    for (int s = 0; s < NSIZES; s++) {
+        if (!size_taken(s))
+            continue;
         for (int p = 0; p < 5; p++) {
             int32_t n = sizes[s];
             uint8_t *T = make(n);
@@ -86,6 +99,7 @@ START_TEST(periods)
             check(T, n, "periodic");
             pc_free(T);
         }
+    }
 }
 END_TEST
 
@@ -93,6 +107,8 @@ START_TEST(words)
 {
     pc_error err;
     for (int s = 0; s < NSIZES; s++) {
+        if (!size_taken(s))
+            continue;
         int32_t n = sizes[s];
         uint8_t *T = make(n);
         ck_assert_int_eq(sa_gen_text(SA_GEN_FIBONACCI, 0, NULL, 0, T, (size_t)n, &err), 0);
@@ -109,6 +125,8 @@ START_TEST(repeated_block_and_trailing_nuls)
     pc_rng r;
     pc_rng_seed(&r, 12);
     for (int s = 0; s < NSIZES; s++) {
+        if (!size_taken(s))
+            continue;
         int32_t n = sizes[s];
         uint8_t *T = make(n);
         int32_t blk = n / 3 + 1;
