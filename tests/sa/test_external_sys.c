@@ -10,6 +10,9 @@
  * the next definition (libc's, or a sanitizer's) unless a test has armed
  * it. Tests run in Check's forked children, so an armed call never
  * outlives its test. */
+/* Ubuntu's gcc defines _FORTIFY_SOURCE, whose headers give readlink an
+ * inline body that this file's own definition would clash with. */
+#undef _FORTIFY_SOURCE
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -94,6 +97,16 @@ ssize_t readlink(const char *restrict path, char *restrict buf, size_t len)
     return real(path, buf, len);
 }
 
+/* A library built with _FORTIFY_SOURCE (Ubuntu's gcc sets it) calls this
+ * for a readlink into a buffer of known size. */
+ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen);
+ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen)
+{
+    if (len > buflen)
+        abort();
+    return readlink(path, buf, len);
+}
+
 int stat(const char *restrict path, struct stat *restrict st)
 {
     if (g_gone && strcmp(path, g_gone) == 0) {
@@ -128,9 +141,11 @@ int access(const char *path, int mode)
 #if PC_HAVE_MPI
 /* Writes sa_cli_dir/mpirun: with --version it says it is Open MPI; else it
  * writes each word it was given, one a line, to sa_cli_dir/words and exits
- * 3. PARCHECK_MPIRUN names it, PARCHECK_SA_MPI and PARCHECK_MPIRUN_ARGS are
- * unset (the lookup of the program is what some tests are about). */
-static void fake_launcher(void)
+ * 3. PARCHECK_MPIRUN names it; PARCHECK_SA_MPI names sa_cli_dir/prog, an
+ * executable the fake never runs (so that no test needs the build's MPI
+ * program), unless lookup: then it is unset, as the tests of the
+ * program's lookup need; PARCHECK_MPIRUN_ARGS is unset. */
+static void fake_launcher(int lookup)
 {
     char fake[256], words[256];
     snprintf(fake, sizeof fake, "%s", sa_cli_path("mpirun"));
@@ -144,8 +159,19 @@ static void fake_launcher(void)
     fclose(f);
     ck_assert_int_eq(chmod(fake, 0755), 0);
     setenv("PARCHECK_MPIRUN", fake, 1);
-    unsetenv("PARCHECK_SA_MPI");
     unsetenv("PARCHECK_MPIRUN_ARGS");
+    if (lookup) {
+        unsetenv("PARCHECK_SA_MPI");
+        return;
+    }
+    char prog[256];
+    snprintf(prog, sizeof prog, "%s", sa_cli_path("prog"));
+    f = fopen(prog, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("#!/bin/sh\nexit 9\n", f);
+    fclose(f);
+    ck_assert_int_eq(chmod(prog, 0755), 0);
+    setenv("PARCHECK_SA_MPI", prog, 1);
 }
 
 /* The words the fake launcher was given, one a line ("" when it did not
@@ -196,7 +222,7 @@ START_TEST(popen_failure_means_no_open_mpi_options)
 {
     NEED_MPI();
 #if PC_HAVE_MPI
-    fake_launcher();
+    fake_launcher(0);
     pc_error err;
     g_popen_fails = 1;
     int rc = launch(&err);
@@ -218,7 +244,7 @@ START_TEST(fork_and_waitpid_failures_are_named)
 {
     NEED_MPI();
 #if PC_HAVE_MPI
-    fake_launcher();
+    fake_launcher(0);
     setenv("TMPDIR", sa_cli_dir, 1);
     pc_error err;
     g_fork_fails = 1;
@@ -255,7 +281,7 @@ START_TEST(program_beside_binary_read_from_readlink)
 {
     NEED_MPI();
 #if PC_HAVE_MPI
-    fake_launcher();
+    fake_launcher(1);
     ck_assert_int_eq(sa_cli_sh(NULL, NULL, "mkdir -p here && printf '#!/bin/sh\\nexit 9\\n' > "
                                            "here/parcheck-sa-mpi && chmod 755 here/parcheck-sa-mpi"), 0);
     char exe[256], prog[300];
@@ -280,7 +306,7 @@ START_TEST(program_from_install_dir_last)
 {
     NEED_MPI();
 #if PC_HAVE_MPI
-    fake_launcher();
+    fake_launcher(1);
     char exe[256];
     snprintf(exe, sizeof exe, "%s", sa_cli_path("elsewhere/parcheck"));
     static const char build[] = PC_BUILD_BINDIR "/parcheck-sa-mpi";
