@@ -32,7 +32,7 @@ static int avail_yes(char *why, size_t len)
 #if !SA_WITH_CUDA
 static int avail_later(char *why, size_t len)
 {
-    snprintf(why, len, "not in this build yet");
+    snprintf(why, len, "built without CUDA: %s", PC_CUDA_WHY);
     return 0;
 }
 #endif

@@ -160,6 +160,20 @@ START_TEST(gen_and_import)
                      0);
     ck_assert_int_eq(sh(NULL, NULL, "%s pets %s --impl all --reps 1%s", f, NULL), 0);
     ck_assert_int_eq(sh(NULL, NULL, "%s gen dag --tasks 0 -o %s%s", f, NULL), 2);
+    /* every parameter has its default: the graph without --seed is the one
+     * of --seed 1, and another seed gives another graph */
+    char a[560], b[560], c0[560];
+    snprintf(a, sizeof a, "%s/dflt.dag", dir);
+    snprintf(b, sizeof b, "%s/seed1.dag", dir);
+    snprintf(c0, sizeof c0, "%s/seed0.dag", dir);
+    ck_assert_int_eq(sh(NULL, NULL, "%s gen dag --tasks 40 -o %s%s", a, NULL), 0);
+    ck_assert_int_eq(sh(NULL, NULL, "%s gen dag --tasks 40 --seed 1 -o %s%s", b, NULL), 0);
+    ck_assert_int_eq(sh(NULL, NULL, "%s gen dag --tasks 40 --seed 0 -o %s%s", c0, NULL), 0);
+    char cmp[1800];
+    snprintf(cmp, sizeof cmp, "cmp -s %s %s", a, b);
+    ck_assert_msg(system(cmp) == 0, "gen dag without --seed is not --seed 1");
+    snprintf(cmp, sizeof cmp, "cmp -s %s %s", a, c0);
+    ck_assert_msg(system(cmp) != 0, "--seed 0 and --seed 1 give the same graph");
     ck_assert_int_eq(sh(NULL, NULL, "%s gen dag --tasks 10%s%s", NULL, NULL), 2);
     const char *stg = tu_data("stg/fft.stg");
     if (stg) {
@@ -175,6 +189,45 @@ START_TEST(gen_and_import)
     ck_assert_ptr_nonnull(strstr(out, "ocl-vec8"));
     free(out);
     char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    ck_assert_int_eq(system(rm), 0);
+}
+END_TEST
+
+/* The phases of the CPU implementations are timed, each its own: on a
+ * graph of 3000 tasks every host phase takes some time (the clock counts
+ * nanoseconds), and the device phases (setup, transfers) are 0. */
+START_TEST(cpu_phase_timings)
+{
+    char dir[] = "/tmp/pets-phases-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char g[600];
+    snprintf(g, sizeof g, "%s/g.dag", dir);
+    ck_assert_int_eq(sh(NULL, NULL, "%s gen dag --tasks 3000 --seed 3 -o %s%s", g, NULL), 0);
+    char *out = NULL;
+    ck_assert_int_eq(sh(&out, NULL, "%s pets %s --impl serial,omp --reps 1 --json -%s", g, NULL), 0);
+    static const char *const impls[] = {"serial", "omp"};
+    static const char *const host[] = {"entry_s", "metrics_s", "sort_s", "select_s"};
+    static const char *const device[] = {"setup_s", "h2d_s", "d2h_s"};
+    for (int i = 0; i < 2; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "\"impl\":\"%s\"", impls[i]);
+        const char *row = strstr(out, key);
+        ck_assert_msg(row != NULL, "no %s row: %s", impls[i], out);
+        for (int h = 0; h < 4 + 3; h++) {
+            const char *name = h < 4 ? host[h] : device[h - 4];
+            snprintf(key, sizeof key, "\"%s\":", name);
+            const char *at = strstr(row, key);
+            ck_assert_msg(at != NULL, "%s: no %s", impls[i], name);
+            double v = strtod(at + strlen(key), NULL);
+            if (h < 4)
+                ck_assert_msg(v > 0 && v < 60, "%s: %s = %g", impls[i], name, v);
+            else
+                ck_assert_msg(v == 0, "%s: %s = %g on the host", impls[i], name, v);
+        }
+    }
+    free(out);
+    char rm[700];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     ck_assert_int_eq(system(rm), 0);
 }
@@ -466,6 +519,7 @@ static Suite *suite_cli(void)
     tcase_add_test(tc, bad_dag_message);
     tcase_add_test(tc, dax_encoding_message);
     tcase_add_test(tc, gen_and_import);
+    tcase_add_test(tc, cpu_phase_timings);
     suite_add_tcase(s, tc);
     TCase *ck = pc_tcase("check");
     tcase_add_checked_fixture(ck, check_setup, check_teardown);

@@ -295,6 +295,21 @@ END_TEST
 /* The last line may end in blanks with no newline: the reader stops at the
  * end of the text it was given, even when the page after it is unreadable
  * (as past the end of a mapped file of a whole number of pages). */
+/* A NUL byte is refused with its line, whatever the rest of the line
+ * would parse as: on the header's last number, and on a cost line. */
+START_TEST(nul_byte_named_by_its_line)
+{
+    static const char head[] = "tasks 1 processors 1\0\ncost 1 7\n";
+    static const char cost[] = "tasks 1 processors 1\ncost 1 7\0\n";
+    pets_dag d;
+    pc_error err;
+    ck_assert_int_eq(pets_dag_parse(head, sizeof head - 1, "nul.dag", &d, &err), PC_EFORMAT);
+    ck_assert_str_eq(err.msg, "nul.dag:1: NUL byte in a text file");
+    ck_assert_int_eq(pets_dag_parse(cost, sizeof cost - 1, "nul.dag", &d, &err), PC_EFORMAT);
+    ck_assert_str_eq(err.msg, "nul.dag:2: NUL byte in a text file");
+}
+END_TEST
+
 START_TEST(trailing_blanks_stop_at_the_end)
 {
     long pg = sysconf(_SC_PAGESIZE);
@@ -530,6 +545,7 @@ static Suite *suite_dag_io(void)
     tcase_add_test(tc, builder_refuses_bad_edges);
     tcase_add_test(tc, file_size_limit);
     tcase_add_test(tc, trailing_blanks_stop_at_the_end);
+    tcase_add_test(tc, nul_byte_named_by_its_line);
     tcase_add_test(tc, alloc_failures);
     tcase_add_test(tc, oracle_alloc_failures);
     tcase_add_test(tc, oracle_refuses_a_cycle);

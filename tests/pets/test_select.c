@@ -546,6 +546,34 @@ START_TEST(omp_one_region)
 }
 END_TEST
 
+/* im at th threads refuses d (a cycle) with PC_EINVAL and says so. */
+static void assert_cycle_refused(const pets_impl *im, const pets_dag *d, int th)
+{
+    pets_solution sol;
+    pets_times t;
+    pc_error err;
+    pc_error_clear(&err);
+    ck_assert_int_eq(pets_solution_alloc(&sol, d->ntasks, &err), 0);
+    pets_options o = {PETS_INSERTION, -1, -1, th, PETS_SELECT_GAPS};
+    ck_assert_int_eq(im->run(d, &o, &sol, &t, &err), PC_EINVAL);
+    ck_assert_msg(strstr(err.msg, "cycle"), "%s, %d threads: %s", im->name, th, err.msg);
+    pets_solution_free(&sol);
+}
+
+/* Turns d's first edges 0 -> 1 -> 2 (built checked, task 2 without other
+ * predecessors) into the cycle 0 <-> 1: task 1's successor becomes 0, and
+ * the predecessor lists follow (0: [1], 1: [0], 2: none); the lists of the
+ * tasks after 2 stay where they are. */
+static void cycle_0_1(pets_dag *d)
+{
+    d->succ[d->succ_off[1]] = 0;
+    d->pred_off[1] = 1;
+    d->pred_off[2] = 2;
+    d->pred_off[3] = 2;
+    d->pred[0] = 1;
+    d->pred[1] = 0;
+}
+
 START_TEST(omp_refuses_cycle)
 {
     /* a graph whose lists were altered after the checked build into a
@@ -563,29 +591,46 @@ START_TEST(omp_refuses_cycle)
     build(&d, n, P, cost, e, 2);
     /* 0 -> 1, 1 -> 2 becomes 0 -> 1, 1 -> 0: task 1's successor is 0, and
      * the predecessor lists follow (0: [1], 1: [0], 2: none) */
-    d.succ[d.succ_off[1]] = 0;
-    d.pred_off[1] = 1;
-    d.pred_off[2] = 2;
-    d.pred_off[3] = 2;
-    d.pred[0] = 1;
-    d.pred[1] = 0;
+    cycle_0_1(&d);
     const pets_impl *im[2] = {pets_impl_find("serial"), pets_impl_find("omp")};
     static const int threads[] = {1, 2, 4, 6, 8}; /* 6 and 8: omp streams */
     for (int i = 0; i < 2; i++)
         for (int ti = 0; ti < 5; ti++) {
-            int th = threads[ti];
-            pets_solution sol;
-            pets_times t;
-            pc_error err;
-            pc_error_clear(&err);
-            ck_assert_int_eq(pets_solution_alloc(&sol, n, &err), 0);
-            pets_options o = {PETS_INSERTION, -1, -1, th, PETS_SELECT_GAPS};
-            ck_assert_int_eq(im[i]->run(&d, &o, &sol, &t, &err), PC_EINVAL);
-            ck_assert_msg(strstr(err.msg, "cycle"), "%s, %d threads: %s", im[i]->name, th, err.msg);
-            pets_solution_free(&sol);
+            assert_cycle_refused(im[i], &d, threads[ti]);
         }
     pets_dag_free(&d);
     free(cost);
+}
+END_TEST
+
+/* The cycle found after a long wait: a chain of 2000 tasks is walked one
+ * task at a time, so the other threads wait (and spin) at every step while
+ * the processed count must stay exact for the last waiting thread to see
+ * that nothing more will come; then the cycle 0 <-> 1 (as above) is
+ * refused at 2 and 4 threads, not waited on for ever. */
+START_TEST(omp_refuses_cycle_after_a_chain)
+{
+    enum { CHAIN = 2000, LONE = 300 };
+    int32_t n = 3 + CHAIN + LONE, P = 2;
+    int64_t *cost = malloc((size_t)n * P * sizeof *cost);
+    pets_edge *e = malloc((2 + CHAIN) * sizeof *e);
+    ck_assert(cost && e);
+    for (int64_t i = 0; i < (int64_t)n * P; i++)
+        cost[i] = 1 + i % 3;
+    e[0] = (pets_edge){0, 1, 2, 0};
+    e[1] = (pets_edge){1, 2, 2, 0};
+    for (int32_t k = 0; k + 1 < CHAIN; k++)
+        e[2 + k] = (pets_edge){3 + k, 4 + k, 1, 0};
+    pets_dag d;
+    build(&d, n, P, cost, e, 2 + CHAIN - 1);
+    /* 0 -> 1 -> 2 becomes the cycle 0 <-> 1, as in omp_refuses_cycle: the
+     * chain's lists come after these two entries and stay */
+    cycle_0_1(&d);
+    for (int th = 2; th <= 4; th += 2)
+        assert_cycle_refused(pets_impl_find("omp"), &d, th);
+    pets_dag_free(&d);
+    free(cost);
+    free(e);
 }
 END_TEST
 
@@ -896,6 +941,7 @@ static Suite *suite_select(void)
     tcase_add_test(tc, omp_one_region);
     tcase_add_test(tc, pipeline_any_topological_order);
     tcase_add_test(tc, omp_refuses_cycle);
+    tcase_add_test(tc, omp_refuses_cycle_after_a_chain);
     tcase_add_test(tc, stream_equals_oracle);
     tcase_add_test(tc, stream_falls_back);
     tcase_add_test(tc, stream_alloc_failures);

@@ -1,6 +1,7 @@
 /* test_alloc.c - every allocation of construction, LCP, the oracles and the
  * file loading fails once in turn: clean PC_ENOMEM, no leak. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "pc_rng.h"
@@ -101,6 +102,24 @@ START_TEST(construction_parallel)
 }
 END_TEST
 
+/* omp sorts a group of at least 65536 suffixes with every thread and a
+ * buffer of its own: one byte repeated makes such a group at every step,
+ * and that buffer is refused in turn too. */
+START_TEST(omp_large_group)
+{
+    enum { N = 70000 };
+    uint8_t *T = malloc(N);
+    memset(T, 'a', N);
+    ctx c = { .build = sa_build_omp, .threads = 2, .T = T, .n = N };
+    c.SA = malloc(sizeof(int32_t) * N);
+    ck_assert_int_ge(pc_test_alloc_loop(op_build, NULL, &c, 10000), 1);
+    for (int32_t i = 0; i < N; i++)
+        ck_assert_int_eq(c.SA[i], N - 1 - i);
+    free(c.SA);
+    free(T);
+}
+END_TEST
+
 /* sais's first allocation at 2 threads is its induce slots (a refusal
  * before any level runs), named whole. */
 START_TEST(sais_slots_refused_first)
@@ -142,6 +161,7 @@ static Suite *suite_alloc(void)
     TCase *tc = pc_tcase("alloc");
     tcase_add_test(tc, construction_small);
     tcase_add_test(tc, construction_parallel);
+    tcase_add_test(tc, omp_large_group);
     tcase_add_test(tc, sais_slots_refused_first);
     tcase_add_test(tc, file_loading);
     suite_add_tcase(s, tc);

@@ -72,6 +72,12 @@ START_TEST(exit_codes)
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl seq,dc3-mpi"), dc3->available(why, sizeof why) ? 0 : 3);
     const sa_impl *ms = sa_impl_find("cuda-ms");
     ck_assert(ms != NULL);
+#if !SA_WITH_CUDA
+    /* a build without CUDA says so, and why (what `sa --impl all` prints) */
+    why[0] = '\0';
+    ck_assert(!ms->available(why, sizeof why));
+    ck_assert_str_eq(why, "built without CUDA: " PC_CUDA_WHY);
+#endif
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl cuda-ms"), ms->available(why, sizeof why) ? 0 : 3);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa r.bin --impl all"), 0);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 10 --kind nosuch --seed 1 -o x"), 2);
@@ -249,11 +255,12 @@ START_TEST(external_run_times_and_failures)
                "signal) kill -9 $$ ;;\n"
                "none) exit 0 ;;\n"
                "long) head -c %d /dev/zero > \"$sa\"; exit 0 ;;\n"
+               "longer) head -c %d /dev/zero > \"$sa\"; exit 0 ;;\n"
                "ok) cp '%s' \"$sa\"; echo 'sa-mpi algo=doubling seconds=12.5 sort_s=1' > \"$st\"; exit 0 ;;\n"
                "nostats) cp '%s' \"$sa\"; exit 0 ;;\n"
                "esac\n"
                "exit 3\n",
-            words, 4 * N + 1, src, src);
+            words, 4 * N + 1, 4 * N + 2, src, src);
     fclose(f);
     ck_assert_int_eq(chmod(fake, 0755), 0);
     /* Open MPI (the fake says it is): one thread a rank keeps the
@@ -287,6 +294,8 @@ START_TEST(external_run_times_and_failures)
         {"signal", PC_EDEVICE, " died from signal 9"},
         {"none", PC_EIO, "/sa.bin: cannot open: No such file or directory"},
         {"long", PC_EFORMAT, "/sa.bin: 12001 bytes, expected 12000 (4 per position)"},
+        /* past one byte too many the file is not even read */
+        {"longer", PC_ERANGE, "/sa.bin: file of 12002 bytes is larger than the limit of 12001 bytes"},
         {"nostats", PC_EIO, "/stats.txt: cannot open: No such file or directory"},
     };
     for (size_t r = 0; r < sizeof bad / sizeof bad[0]; r++) {

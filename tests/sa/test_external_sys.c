@@ -153,7 +153,8 @@ static void fake_launcher(int lookup)
     FILE *f = fopen(fake, "w");
     ck_assert_ptr_nonnull(f);
     fprintf(f, "#!/bin/sh\n"
-               "[ \"$1\" = --version ] && { echo 'mpirun (Open MPI) 4.1.6'; exit 0; }\n"
+               "[ \"$1\" = --version ] && { [ -n \"$PC_FAKE_BANNER\" ] && echo 'a wrapper, 2.0';\n"
+               "  echo 'mpirun (Open MPI) 4.1.6'; exit 0; }\n"
                "for w in \"$@\"; do echo \"$w\"; done > '%s'\n"
                "exit 3\n", words);
     fclose(f);
@@ -231,9 +232,15 @@ START_TEST(popen_failure_means_no_open_mpi_options)
     const char *w = launcher_words();
     ck_assert_msg(strncmp(w, "-np\n2\n", 6) == 0 && !strstr(w, "--oversubscribe") && !strstr(w, "-x\n"),
                   "words: %s", w);
-    /* the same launcher with popen working is Open MPI */
+    /* the same launcher with popen working is Open MPI, also when its
+     * name comes on a later line of --version (a wrapper's banner first) */
     ck_assert_int_eq(launch(&err), PC_EDEVICE);
     ck_assert_ptr_nonnull(strstr(launcher_words(), "-np\n2\n--oversubscribe\n-x\nOMP_NUM_THREADS\n"));
+    setenv("PC_FAKE_BANNER", "1", 1);
+    ck_assert_int_eq(launch(&err), PC_EDEVICE);
+    unsetenv("PC_FAKE_BANNER");
+    ck_assert_msg(strstr(launcher_words(), "-np\n2\n--oversubscribe\n-x\nOMP_NUM_THREADS\n"),
+                  "Open MPI named on the second line: %s", launcher_words());
 #endif
 }
 END_TEST

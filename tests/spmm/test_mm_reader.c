@@ -296,6 +296,14 @@ START_TEST(test_spot_checks)
     ck_assert_int_eq(m.explicit_zeros, 2);
     for (int64_t k = 0; k < m.nnz; k++)
         ck_assert(coo_at(&m, m.col[k], m.row[k]) == -m.val[k]);
+    /* normalizing recounts the zeros, whatever the field held: a second
+     * normalization of the same matrix finds the same 2 */
+    pc_error err;
+    m.explicit_zeros = 99;
+    ck_assert_int_eq(mm_coo_normalize(&m, &err), 0);
+    ck_assert_int_eq(m.explicit_zeros, 2);
+    ck_assert_int_eq(mm_coo_normalize(&m, &err), 0);
+    ck_assert_int_eq(m.explicit_zeros, 2);
     mm_coo_free(&m);
 
     /* GraphBLAS writes infinities as "inf": kept, and mirrored as -inf */
