@@ -235,6 +235,8 @@ static const bad_case bad[] = {
     {"tasks 2 processors 1\ncost 1 1099511627776\ncost 2 1099511627776\nedge 1 2 1099511627776\n", PC_OK, 0, ""},
     {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge x 2 0\n", PC_EFORMAT, 4, "bad.dag:4: edge source: 'x' is not a whole number"},
     {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 3 1 0\n", PC_EFORMAT, 4, "bad.dag:4: edge 3 1: unknown task (tasks are 1..2)"},
+    {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 1 0 0\n", PC_EFORMAT, 4, "bad.dag:4: edge 1 0: unknown task (tasks are 1..2)"},
+    {"tasks 2 processors 1\ncost 1 1\ncost 2 1\nedge 0 1 0\n", PC_EFORMAT, 4, "bad.dag:4: edge 0 1: unknown task (tasks are 1..2)"},
     /* 10 tasks of 4 costs need 10 x (6 + 2 x 4) = 140 bytes at least */
     {"tasks 10 processors 4\n#xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", PC_EFORMAT, 1, "bad.dag:1: declares 10 tasks of 4 costs but the file holds only 105 bytes"},
     /* a control byte is no blank: it stays in its word */

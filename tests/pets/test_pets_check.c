@@ -134,6 +134,8 @@ static const struct {
     {"# only a comment\n\n  \n", PC_EFORMAT, 0, "s.csv: empty schedule: no header line 'task,proc,start,finish'"},
     {"1,1,0,2\n", PC_EFORMAT, 1, "s.csv:1: the header line 'task,proc,start,finish' is missing (this line holds data)"},
     {"task,proc,start\n1,1,0\n", PC_EFORMAT, 1, "s.csv:1: expected the header 'task,proc,start,finish', found 'task,proc,start'"},
+    {"job,proc,start,finish\n1,1,0,2\n", PC_EFORMAT, 1, "s.csv:1: expected the header 'task,proc,start,finish', found 'job,proc,start,finish'"},
+    {"task,cpu,start,finish\n1,1,0,2\n", PC_EFORMAT, 1, "s.csv:1: expected the header 'task,proc,start,finish', found 'task,cpu,start,finish'"},
     {",task,proc,start,finish\n", PC_EFORMAT, 1, "s.csv:1: expected the header 'task,proc,start,finish', found ',task,proc,start,finish' (5 columns: an index column? pandas: index=False)"},
     {"task,proc,start,finish\n1,1,0,2\n1,1,0\n", PC_EFORMAT, 3, "s.csv:3: expected 4 columns (task,proc,start,finish), found 3"},
     {"task,proc,start,finish\n1,1,0,2,9\n", PC_EFORMAT, 2, "s.csv:2: expected 4 columns (task,proc,start,finish), found 5"},

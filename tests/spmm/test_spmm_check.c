@@ -417,6 +417,15 @@ START_TEST(test_rows_summary_merges_ranges)
     ck_assert_str_eq(f.rep.rows,
                      "rows 1, 3, 5, 7, 9, 11, 13, 15 and 4 more rows wrong; all other rows within bound");
     fx_free(&f);
+    /* every row wrong: no "other rows" to speak of */
+    static const int32_t ri[] = {0, 1}, ci[] = {0, 0};
+    static const double a[] = {2.0, 3.0}, x[] = {1.5};
+    fx_triplets(&f, 2, 1, 2, ri, ci, a, x, 1);
+    f.Y[0] += 1.0;
+    f.Y[1] += 1.0;
+    ck_assert(!fx_check(&f, 1));
+    ck_assert_str_eq(f.rep.rows, "rows 1-2 wrong (every row)");
+    fx_free(&f);
 }
 END_TEST
 
@@ -864,6 +873,26 @@ START_TEST(test_vector_sweep_reads_each_lane)
 }
 END_TEST
 
+/* One row of nnz entries (columns ci, values a) times X of 8 columns (x,
+ * 8 values a column): the right Y passes, and Y(1,4) set to wrong is
+ * refused, as one bad entry, on both bodies of the fast sweep. */
+static void one_lane_refused(int32_t n, int64_t nnz, const int32_t *ci, const double *a,
+                             const double *x, double wrong, const char *what)
+{
+    static const int32_t ri[2] = {0, 0};
+    for (int portable = 0; portable < 2; portable++) {
+        fx f;
+        fx_triplets(&f, 1, n, nnz, ri, ci, a, x, 8);
+        chk_test_hooks(!portable, 0);
+        ck_assert_msg(fx_check(&f, 1), "%s: right Y refused: %s", what, f.rep.why);
+        f.Y[3] = wrong;
+        int pass = fx_check(&f, 1);
+        chk_test_hooks(1, 0);
+        ck_assert_msg(!pass && f.rep.bad == 1, "%s (%s): passed", what, portable ? "portable" : "fma");
+        fx_free(&f);
+    }
+}
+
 /* A row whose sum |a||x| overflows to inf while its products and their sum
  * are finite (1.5e308 - 1.5e308 = 0): the bound is then infinite, so the
  * sweep must leave such lanes to the exact judge, which asks for the
@@ -871,22 +900,28 @@ END_TEST
  * bodies. */
 START_TEST(test_overflowing_abs_sum_leaves_the_sweep)
 {
-    static const int32_t ri[] = {0, 0}, ci[] = {0, 1};
+    static const int32_t ci[] = {0, 1};
     static const double a[] = {1.5e308, -1.5e308};
     double x[16];
     for (int k = 0; k < 16; k++)
         x[k] = 1.0;
-    for (int portable = 0; portable < 2; portable++) {
-        fx f;
-        fx_triplets(&f, 1, 2, 2, ri, ci, a, x, 8);
-        chk_test_hooks(!portable, 0);
-        ck_assert_msg(fx_check(&f, 1), "right Y refused: %s", f.rep.why);
-        f.Y[3] = 1e300;
-        int pass = fx_check(&f, 1);
-        chk_test_hooks(1, 0);
-        ck_assert_msg(!pass && f.rep.bad == 1, "%s: a wrong lane passed", portable ? "portable" : "fma");
-        fx_free(&f);
-    }
+    one_lane_refused(2, 2, ci, a, x, 1e300, "1e300 where |a||x| overflows");
+}
+END_TEST
+
+/* Huge values: a lane off by 1e28 on 1e40 (1e-12 relative) is far past
+ * its bound (2 gamma |a||x| = 2.2e24), but the sweep's estimate of its own
+ * rounding, e_hat, is about 1e9 there (its n(n+1)u^2 |a||x| term): e_hat
+ * must be added to the deviation, not divide it, or the sweep takes the
+ * lane for right. Refused on both bodies. */
+START_TEST(test_huge_values_keep_their_bound)
+{
+    static const int32_t ci[] = {0};
+    static const double a[] = {1e20};
+    double x[8];
+    for (int k = 0; k < 8; k++)
+        x[k] = 1e20;
+    one_lane_refused(1, 1, ci, a, x, 1e20 * 1e20 + 1e28, "a lane 1e28 off on 1e40");
 }
 END_TEST
 
@@ -1286,6 +1321,7 @@ static Suite *suite_spmm_check(void)
     tcase_add_test(rigour, test_nonfinite_products_must_be_reproduced);
     tcase_add_test(rigour, test_threads_and_portable_path_give_same_report);
     tcase_add_test(rigour, test_vector_sweep_reads_each_lane);
+    tcase_add_test(rigour, test_huge_values_keep_their_bound);
     tcase_add_test(rigour, test_overflowing_abs_sum_leaves_the_sweep);
     suite_add_tcase(s, rigour);
     TCase *dense = pc_tcase("dense");
