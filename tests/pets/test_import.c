@@ -449,6 +449,19 @@ START_TEST(dax_workflow_edges)
     ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 1 && g.edge_comm[0] == 5);
     ck_assert(g.edge_from[1] == 0 && g.edge_to[1] == 2 && g.edge_comm[1] == 5);
     pets_dag_free(&g);
+    /* the pair given twice is its parent's last, and another parent's
+     * edge follows it: still one edge for the pair */
+    text = "<adag>\n"
+           "<job id=\"a\" runtime=\"1\"/>\n<job id=\"b\" runtime=\"1\"/>\n"
+           "<job id=\"c\" runtime=\"1\"/>\n<job id=\"d\" runtime=\"1\"/>\n"
+           "<child ref=\"b\"><parent ref=\"a\"/></child>\n"
+           "<child ref=\"b\"><parent ref=\"a\"/></child>\n"
+           "<child ref=\"d\"><parent ref=\"c\"/></child>\n</adag>\n";
+    ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(g.nedges, 2);
+    ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 1);
+    ck_assert(g.edge_from[1] == 2 && g.edge_to[1] == 3);
+    pets_dag_free(&g);
     ck_assert_int_eq(pc_alloc_live(), 0);
 }
 END_TEST

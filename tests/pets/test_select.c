@@ -648,6 +648,36 @@ static int run_omp(const pets_dag *d, int policy, int threads, pets_solution *s,
     return rc;
 }
 
+/* threads = 1 is one thread, not the OpenMP default: with a default of 8
+ * (enough to stream) a run asked for 1 thread does not stream, and one
+ * asked for 0 (the default) does; both give the oracle's schedule. */
+START_TEST(omp_one_thread_is_one)
+{
+#ifdef _OPENMP
+    pets_dag d;
+    gen_graph(&d, 6000, 3, 1.0, 77);
+    pets_solution ref;
+    tu_oracle(&d, PETS_INSERTION, &ref);
+    int keep = omp_get_max_threads();
+    omp_set_num_threads(8);
+    int before = g_pets_stream_runs;
+    pets_options one = {PETS_INSERTION, -1, -1, 1, PETS_SELECT_GAPS};
+    ck_assert_int_eq(tu_check_impl_opts(pets_impl_find("omp"), &d, &one, &ref, "omp, 1 thread"), 1);
+    int streamed_one = g_pets_stream_runs - before;
+    pets_options dflt = {PETS_INSERTION, -1, -1, 0, PETS_SELECT_GAPS};
+    ck_assert_int_eq(tu_check_impl_opts(pets_impl_find("omp"), &d, &dflt, &ref, "omp, default"), 1);
+    int streamed_dflt = g_pets_stream_runs - before - streamed_one;
+    omp_set_num_threads(keep);
+    ck_assert_msg(streamed_one == 0, "a run of 1 thread streamed (%d runs)", streamed_one);
+    ck_assert_msg(streamed_dflt > 0, "the default of 8 threads did not stream");
+    pets_solution_free(&ref);
+    pets_dag_free(&d);
+#else
+    PC_SKIP("built without OpenMP: one thread is all there is");
+#endif
+}
+END_TEST
+
 START_TEST(stream_equals_oracle)
 {
     /* omp streaming its phases (6 threads and more, 4096 tasks and more):
@@ -943,6 +973,7 @@ static Suite *suite_select(void)
     tcase_add_test(tc, omp_refuses_cycle);
     tcase_add_test(tc, omp_refuses_cycle_after_a_chain);
     tcase_add_test(tc, stream_equals_oracle);
+    tcase_add_test(tc, omp_one_thread_is_one);
     tcase_add_test(tc, stream_falls_back);
     tcase_add_test(tc, stream_alloc_failures);
     tcase_add_test(tc, stream_from_a_source);
