@@ -314,6 +314,23 @@ static int import_text_with(const char *text, const pets_import_params *ip, pets
     return rc;
 }
 
+/* Imports text with ip and checks its edges: exactly ne, edge k from
+ * task from[k] to to[k] (0-based) costing comm[k] (-1: any cost). */
+static void assert_edges(const char *text, const pets_import_params *ip, int ne, const int32_t *from,
+                         const int32_t *to, const int64_t *comm)
+{
+    pets_dag g;
+    pc_error err;
+    ck_assert_msg(import_text_with(text, ip, &g, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(g.nedges, ne);
+    for (int k = 0; k < ne; k++)
+        ck_assert_msg(g.edge_from[k] == from[k] && g.edge_to[k] == to[k] &&
+                          (comm[k] < 0 || g.edge_comm[k] == comm[k]),
+                      "edge %d: %d -> %d costing %lld", k, g.edge_from[k], g.edge_to[k],
+                      (long long)g.edge_comm[k]);
+    pets_dag_free(&g);
+}
+
 /* Writes text to a temporary .dax file and imports it on 2 processors. */
 static int import_text(const char *text, pets_dag *g, pc_error *err)
 {
@@ -430,11 +447,8 @@ START_TEST(dax_workflow_edges)
            "<job id=\"c\" runtime=\"1\"><uses file=\"in\" link=\"input\" size=\"1000\"/>"
            "<uses file=\"x\" link=\"input\"/><uses file=\"y\" link=\"input\"/></job>\n"
            "<child ref=\"c\"><parent ref=\"a\"/><parent ref=\"b\"/></child>\n</adag>\n";
-    ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
-    ck_assert_int_eq(g.nedges, 2);
-    ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 2 && g.edge_comm[0] == 3);
-    ck_assert(g.edge_from[1] == 1 && g.edge_to[1] == 2 && g.edge_comm[1] == 5);
-    pets_dag_free(&g);
+    assert_edges(text, &ip, 2, (const int32_t[]){0, 1}, (const int32_t[]){2, 2},
+                 (const int64_t[]){3, 5});
     /* a (parent, child) pair given twice, another child of the same parent
      * between them: one edge, as if given once */
     text = "<adag>\n"
@@ -444,11 +458,8 @@ START_TEST(dax_workflow_edges)
            "<child ref=\"b\"><parent ref=\"a\"/></child>\n"
            "<child ref=\"c\"><parent ref=\"a\"/></child>\n"
            "<child ref=\"b\"><parent ref=\"a\"/></child>\n</adag>\n";
-    ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
-    ck_assert_int_eq(g.nedges, 2);
-    ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 1 && g.edge_comm[0] == 5);
-    ck_assert(g.edge_from[1] == 0 && g.edge_to[1] == 2 && g.edge_comm[1] == 5);
-    pets_dag_free(&g);
+    assert_edges(text, &ip, 2, (const int32_t[]){0, 0}, (const int32_t[]){1, 2},
+                 (const int64_t[]){5, 5});
     /* the pair given twice is its parent's last, and another parent's
      * edge follows it: still one edge for the pair */
     text = "<adag>\n"
@@ -457,11 +468,8 @@ START_TEST(dax_workflow_edges)
            "<child ref=\"b\"><parent ref=\"a\"/></child>\n"
            "<child ref=\"b\"><parent ref=\"a\"/></child>\n"
            "<child ref=\"d\"><parent ref=\"c\"/></child>\n</adag>\n";
-    ck_assert_msg(import_text_with(text, &ip, &g, &err) == 0, "%s", err.msg);
-    ck_assert_int_eq(g.nedges, 2);
-    ck_assert(g.edge_from[0] == 0 && g.edge_to[0] == 1);
-    ck_assert(g.edge_from[1] == 2 && g.edge_to[1] == 3);
-    pets_dag_free(&g);
+    assert_edges(text, &ip, 2, (const int32_t[]){0, 2}, (const int32_t[]){1, 3},
+                 (const int64_t[]){-1, -1});
     ck_assert_int_eq(pc_alloc_live(), 0);
 }
 END_TEST
