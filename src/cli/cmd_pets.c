@@ -556,7 +556,8 @@ static void gen_dag_usage(FILE *f)
           "                        --seed S [--wdag W] -o F.dag\n"
           "The PETS paper's random graphs: height mean sqrt(V)/A, level width mean A*sqrt(V),\n"
           "mean out-degree B, mean cost W (default 50), communication mean C*W,\n"
-          "per-processor costs within W_i(1 -+ E/2).\n",
+          "per-processor costs within W_i(1 -+ E/2).\n"
+          "Each option but -o has a default: V 64, B 3, A 1, C 1, E 0.5, P 4, S 1.\n",
           f);
 }
 
