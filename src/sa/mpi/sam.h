@@ -210,6 +210,19 @@ typedef struct sam_suf16 {
     uint32_t cc, ra, rb, idx;
 } sam_suf16;
 
+/* One suffix in the first level of dc3-mpi when it runs DC7 (sam_dc3.c):
+ * sy = the symbols s[i..i+6) packed from the top bit down, `bits` <= 9
+ * bits each, and i mod 7 in its lowest 3 bits (sy_hi the upper word);
+ * r[k] the rank of the k-th sample position (i + t mod 7 in {0, 1, 3}) of
+ * [i, i + 7), 0 past the end; idx = i. */
+typedef struct sam_suf7 {
+    uint32_t sy_hi, sy_lo, r[3], idx;
+} sam_suf7;
+
+/* Sets the symbol width of the sam_suf7 records sorted next (main thread,
+ * before their sort). */
+void sam_suf7_setup(int bits);
+
 /* Buckets of the records a[b..e) of rank me against ns splitters sp
  * (each: rank, index, record), counted in h (see sam_dsort.c). */
 typedef void sam_bucket_fn(const uint32_t *sp, int ns, const void *a, size_t b, size_t e,
@@ -237,13 +250,22 @@ int sam_suf_cmp(const void *a, const void *b);
 int sam_suf16_cmp(const void *a, const void *b);
 /* Records by their 64-bit key. */
 int sam_tup_cmp(const void *a, const void *b);
-sam_bucket_fn sam_tri_buckets, sam_suf_buckets, sam_suf16_buckets, sam_tup_buckets;
+/* Suffixes by the DC7 rule: the first l symbols, then the ranks at
+ * offset l, l the first offset where both windows hold a sample position. */
+int sam_suf7_cmp(const void *a, const void *b);
+sam_bucket_fn sam_tri_buckets, sam_suf_buckets, sam_suf16_buckets, sam_tup_buckets,
+    sam_suf7_buckets;
 /* LSD radix sort of triples. */
 void *sam_tri_local_sort(const sam_ctx *c, void *a, size_t m);
 /* The two classes radix sorted ((c0, r1) and r0), then merged by
  * sam_suf_cmp; returns the positions (idx) in the merged order. */
 void *sam_suf_local_sort(const sam_ctx *c, void *a, size_t m);
 void *sam_suf16_local_sort(const sam_ctx *c, void *a, size_t m);
+/* The four classes outside the sample each radix sorted (their first
+ * symbols up to the next sample position, then its rank), the sample
+ * placed by rank, the five merged by sam_suf7_cmp; returns the positions
+ * in the merged order. */
+void *sam_suf7_local_sort(const sam_ctx *c, void *a, size_t m);
 
 /* Sorts the records of all ranks in o's order (sample sort: random
  * samples, splitters with ties split by (rank, index), one Alltoallv,

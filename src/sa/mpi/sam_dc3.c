@@ -22,7 +22,12 @@
  *     against j mod 3 = 2 by (s[i], s[i+1], rank[i+2]);
  *  5. SA positions are routed to the block distribution of SA.
  * Ranks of the sample suffixes are >= 1 and 0 stands for past the end, so
- * the comparisons of step 4 need no case for the end of the text. */
+ * the comparisons of step 4 need no case for the end of the text.
+ *
+ * The first level (the text) runs the same steps with the difference
+ * cover {0, 1, 3} mod 7 (DC7, dc7_level): 3/7 of the positions recurse
+ * instead of 2/3, at the price of a final sort of 24-byte records over
+ * seven classes. SAM_DC7=0 in the environment keeps DC3 there. */
 #include "pc_omp.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +41,7 @@
 
 /* What every level shares: the two orders and the base-case size. */
 typedef struct dc3_run {
-    sam_order tri, suf, suf16;
+    sam_order tri, suf, suf16, suf7;
     int64_t base;
     int levels;
 } dc3_run;
@@ -45,18 +50,6 @@ typedef struct dc3_run {
 static inline int64_t mult3(int64_t x)
 {
     return (x + 2) / 3;
-}
-
-/* Index in the reduced string of sample position i (the dummy n too). */
-static inline uint32_t red_index(int64_t i, int64_t n0)
-{
-    return (uint32_t)(i % 3 == 1 ? (i - 1) / 3 : n0 + (i - 2) / 3);
-}
-
-/* Text position of index j of the reduced string. */
-static inline int64_t red_pos(int64_t j, int64_t n0)
-{
-    return j < n0 ? 3 * j + 1 : 3 * (j - n0) + 2;
 }
 
 /* Fills ext[0..h) with v[x] for x = hi .. hi + h - 1 of the distributed
@@ -208,19 +201,74 @@ static uint64_t name_sorted(const sam_ctx *c, const uint32_t *t, size_t m, int w
 
 static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run);
 
-/* Step 3 on a reduced string: the names routed to their places in R (a
- * level of n0 + n2 symbols), R sorted recursively, and each sample
- * position's rank (1 + index in R's suffix array) routed back into
- * rk[0..b) of this level. Takes ownership of names[0..m); sigma: the
- * number of distinct names, the alphabet of R. */
-static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint64_t sigma,
-                               uint32_t *rk, dc3_run *run)
+/* Where the sample positions sit in the reduced string: DC3 (mod 3 in
+ * {1, 2}: the mod-1 names, then the mod-2 names) or DC7 (mod 7 in {0, 1,
+ * 3}, in that order). off[d] is the index of class d's first name. */
+typedef struct red_map {
+    int mod;
+    int64_t off[7];
+    int64_t nr;
+} red_map;
+
+/* Sample positions mod 3 in {1, 2} of a text of n, with the dummy n when
+ * n mod 3 = 1. */
+static red_map red_map3(int64_t n)
 {
-    int64_t n = c->n, n0 = (n + 2) / 3, nr = n0 + n / 3;
+    red_map r = { 3, { 0 }, 0 };
+    int64_t n0 = (n + 2) / 3;
+    r.off[1] = 0;
+    r.off[2] = n0;
+    r.nr = n0 + n / 3;
+    return r;
+}
+
+/* Sample positions mod 7 in {0, 1, 3} of a text of n. A class whose last
+ * key would hold no position past the end (its last position n - 7) gets
+ * the dummy n, so that no suffix of the reduced string compares across
+ * into the next class; the last class (3) needs none. */
+static red_map red_map7(int64_t n)
+{
+    red_map r = { 7, { 0 }, 0 };
+    static const int d[3] = { 0, 1, 3 };
+    for (int k = 0; k < 3; k++) {
+        int64_t size = n > d[k] ? (n - d[k] + 6) / 7 : 0;
+        if (d[k] != 3 && n % 7 == d[k])
+            size++;
+        r.off[d[k]] = r.nr;
+        r.nr += size;
+    }
+    return r;
+}
+
+/* Index in the reduced string of sample position i (a dummy too). */
+static inline uint32_t red_index(const red_map *r, int64_t i)
+{
+    return (uint32_t)(r->off[i % r->mod] + i / r->mod);
+}
+
+/* Text position of index j of the reduced string. */
+static inline int64_t red_pos(const red_map *r, int64_t j)
+{
+    if (r->mod == 3)
+        return j < r->off[2] ? 3 * j + 1 : 3 * (j - r->off[2]) + 2;
+    if (j < r->off[1])
+        return 7 * j;
+    return j < r->off[3] ? 7 * (j - r->off[1]) + 1 : 7 * (j - r->off[3]) + 3;
+}
+
+/* Step 3 on a reduced string: the names routed to their places in R (map
+ * gives them), R sorted recursively, and each sample position's rank (1 +
+ * index in R's suffix array) routed back into rk[0..b) of this level.
+ * Takes ownership of names[0..m); sigma: the number of distinct names,
+ * the alphabet of R. */
+static void ranks_by_recursion(const sam_ctx *c, const red_map *map, sam_pair *names, size_t m,
+                               uint64_t sigma, uint32_t *rk, dc3_run *run)
+{
+    int64_t n = c->n;
     sam_ctx c2;
-    sam_ctx_init(&c2, c->comm, nr, c->threads);
+    sam_ctx_init(&c2, c->comm, map->nr, c->threads);
     for (size_t j = 0; j < m; j++)
-        names[j].idx = red_index(names[j].idx, n0);
+        names[j].idx = red_index(map, names[j].idx);
     size_t b2 = (size_t)(c2.hi - c2.lo);
     uint32_t *s2 = sam_alloc(&c2, b2 + 3, sizeof *s2, "the reduced string");
     sam_route_store(&c2, names, m, s2, b2, "the reduced string");
@@ -233,13 +281,61 @@ static void ranks_by_recursion(const sam_ctx *c, sam_pair *names, size_t m, uint
     sam_pair *p = sam_alloc(&c2, b2 + 1, sizeof *p, "the sample ranks");
     size_t k = 0;
     for (size_t j = 0; j < b2; j++) {
-        int64_t tp = red_pos(sa2[j], n0);
-        if (tp < n) /* the dummy has no suffix of its own */
+        int64_t tp = red_pos(map, sa2[j]);
+        if (tp < n) /* a dummy has no suffix of its own */
             p[k++] = (sam_pair){ (uint32_t)tp, (uint32_t)(c2.lo + (int64_t)j + 1) };
     }
     pc_free(sa2);
     sam_route_store(c, p, k, rk, SIZE_MAX, "sample ranks");
     sam_ctx_free(&c2);
+}
+
+/* Steps 2 and 3 for the sorted sample keys t[0..ms) (records of `words`
+ * words, freed here): the rank of every sample position of this level in
+ * rk[0..b) (0 elsewhere; rk holds b + 2 entries at least, zeroed here up
+ * to b + extra). Returns the number of distinct keys. */
+static uint64_t sample_ranks(const sam_ctx *c, const red_map *map, uint32_t *t, size_t ms,
+                             int words, uint32_t *rk, size_t extra, dc3_run *run)
+{
+    int64_t n = c->n;
+    size_t b = (size_t)(c->hi - c->lo);
+    double tp = sam_prof_mark();
+    sam_pair *names = sam_alloc(c, ms + 1, sizeof *names, "the names");
+    uint64_t distinct = name_sorted(c, t, ms, words, names);
+    pc_free(t);
+    sam_prof_add(SAM_PH_NAMES, &tp);
+    memset(rk, 0, sizeof *rk * (b + extra));
+    if (distinct == (uint64_t)map->nr) { /* unique names are the ranks */
+        size_t k = 0;
+        for (size_t j = 0; j < ms; j++)
+            if ((int64_t)names[j].idx < n)
+                names[k++] = names[j];
+        sam_route_store(c, names, k, rk, SIZE_MAX, "sample ranks");
+    } else {
+        ranks_by_recursion(c, map, names, ms, distinct, rk, run);
+    }
+    return distinct;
+}
+
+/* Steps 4-5 after the records f (one per position of the block) are
+ * built: sorted in o's order, the slices in rank order stored as this
+ * rank's SA block (returned). Under verbose rank 0 prints the level's
+ * line (cover: "dc3" or "dc7"; t0 the level's start, t1 the end of its
+ * sample ranks). */
+static int32_t *final_sort(const sam_ctx *c, const sam_order *o, void *f, const char *cover,
+                           int level, uint64_t distinct, int64_t nr, double t0, double t1)
+{
+    size_t b = (size_t)(c->hi - c->lo), ms;
+    uint32_t *pos = sam_sort_by(c, o, f, b, &ms);
+    uint32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
+    sam_store_run(c, pos, ms, SA, "the suffix array");
+    pc_free(pos);
+    if (c->verbose && c->rank == 0)
+        fprintf(stderr, "sa-mpi %s: level %d n=%lld: %llu distinct names of %lld; keys, "
+                "names and deeper levels %.3f s, final sort %.3f s\n", cover, level,
+                (long long)c->n, (unsigned long long)distinct, (long long)nr, t1 - t0,
+                pc_time_now() - t1);
+    return (int32_t *)SA;
 }
 
 /* One level (see the top of the file). s[0 .. b + K - 1): the block and
@@ -255,7 +351,7 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     }
     int level = run->levels++;
     double t0 = pc_time_now();
-    int64_t n = c->n, lo = c->lo, n0 = (n + 2) / 3, nr = n0 + n / 3;
+    int64_t n = c->n, lo = c->lo;
     size_t b = (size_t)(c->hi - lo);
     size_t mt, ms;
     int words;
@@ -264,22 +360,9 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     sam_prof_add(SAM_PH_KEYS, &tp);
     t = words == 3 ? (uint32_t *)sam_sort(c, (sam_tup *)t, mt, &ms)
                    : sam_sort_by(c, &run->tri, t, mt, &ms);
-    tp = sam_prof_mark();
-    sam_pair *names = sam_alloc(c, ms + 1, sizeof *names, "the names");
-    uint64_t distinct = name_sorted(c, t, ms, words, names);
-    pc_free(t);
-    sam_prof_add(SAM_PH_NAMES, &tp);
     uint32_t *rk = sam_alloc(c, b + 2, sizeof *rk, "the sample ranks");
-    memset(rk, 0, sizeof *rk * (b + 2));
-    if (distinct == (uint64_t)nr) { /* unique names are the ranks */
-        size_t k = 0;
-        for (size_t j = 0; j < ms; j++)
-            if ((int64_t)names[j].idx < n)
-                names[k++] = names[j];
-        sam_route_store(c, names, k, rk, SIZE_MAX, "sample ranks");
-    } else {
-        ranks_by_recursion(c, names, ms, distinct, rk, run);
-    }
+    red_map map = red_map3(n);
+    uint64_t distinct = sample_ranks(c, &map, t, ms, words, rk, 2, run);
     double t1 = pc_time_now();
     fetch_after(c, rk, 2, rk + b);
     /* step 4: symbols below 2^16 (the text, levels of few names) share a
@@ -300,16 +383,74 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     pc_free(rk);
     pc_free(s);
     sam_prof_add(SAM_PH_KEYS, &tp);
-    uint32_t *pos = sam_sort_by(c, narrow ? &run->suf16 : &run->suf, f, b, &ms);
-    /* step 5: the slices in rank order are SA */
-    uint32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
-    sam_store_run(c, pos, ms, SA, "the suffix array");
-    pc_free(pos);
-    if (c->verbose && c->rank == 0)
-        fprintf(stderr, "sa-mpi dc3: level %d n=%lld: %llu distinct names of %lld; keys, "
-                "names and deeper levels %.3f s, final sort %.3f s\n", level, (long long)n,
-                (unsigned long long)distinct, (long long)nr, t1 - t0, pc_time_now() - t1);
-    return (int32_t *)SA;
+    return final_sort(c, narrow ? &run->suf16 : &run->suf, f, "dc3", level, distinct, map.nr,
+                      t0, t1);
+}
+
+/* The first level by DC7 (difference cover {0, 1, 3} mod 7): 3/7 of the
+ * positions recurse instead of 2/3, so the deeper levels, which DC3 runs
+ * on 2n/3 symbols, start from 3n/7; the final sort compares up to six
+ * symbols and a rank (sam_suf7_cmp). For the text only: its keys of K >= 7
+ * symbols fit 64 bits (K = 64 / bits, bits <= 9). s, K, bits, run as for
+ * dc3_level. */
+static int32_t *dc7_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run)
+{
+    static const int in_d[7] = { 1, 1, 0, 1, 0, 0, 0 }, before[8] = { 0, 1, 2, 2, 3, 3, 3, 3 };
+    int level = run->levels++;
+    double t0 = pc_time_now();
+    int64_t n = c->n, lo = c->lo;
+    size_t b = (size_t)(c->hi - lo);
+    red_map map = red_map7(n);
+    /* step 1: the keys of the sample positions (before[x]: the sample
+     * positions among residues [0, x)), the dummy on the last rank */
+#define DC7_COUNT(x) (3 * ((x) / 7) + before[(x) % 7])
+    size_t m = (size_t)(DC7_COUNT(c->hi) - DC7_COUNT(lo));
+    int dummy = (n % 7 == 0 || n % 7 == 1) && c->rank == c->np - 1;
+    double tp = sam_prof_mark();
+    sam_tup *t = sam_alloc(c, m + 2, sizeof *t, "the sample keys");
+#pragma omp parallel for num_threads(b < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
+    for (size_t k = 0; k < b; k++) {
+        int64_t i = lo + (int64_t)k;
+        if (!in_d[i % 7])
+            continue;
+        uint64_t l = 0;
+        for (int q = 0; q < K; q++)
+            l = l << bits | s[k + (size_t)q];
+        size_t j = (size_t)(DC7_COUNT(i) - DC7_COUNT(lo));
+        t[j] = (sam_tup){ (uint32_t)(l >> 32), (uint32_t)l, (uint32_t)i };
+    }
+#undef DC7_COUNT
+    if (dummy)
+        t[m++] = (sam_tup){ 0, 0, (uint32_t)n };
+    sam_prof_add(SAM_PH_KEYS, &tp);
+    size_t ms;
+    t = sam_sort(c, t, m, &ms);
+    uint32_t *rk = sam_alloc(c, b + 7, sizeof *rk, "the sample ranks");
+    uint64_t distinct = sample_ranks(c, &map, (uint32_t *)t, ms, 3, rk, 7, run);
+    double t1 = pc_time_now();
+    fetch_after(c, rk, 6, rk + b);
+    /* step 4: every suffix with its six symbols and the ranks of the
+     * three sample positions of its window */
+    tp = sam_prof_mark();
+    sam_suf7 *f = sam_alloc(c, b + 1, sizeof *f, "the suffixes");
+#pragma omp parallel for num_threads(b < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
+    for (size_t k = 0; k < b; k++) {
+        int64_t i = lo + (int64_t)k;
+        uint64_t sy = 0;
+        for (int q = 0; q < 6; q++)
+            sy = sy << bits | s[k + (size_t)q];
+        sy = sy << (64 - 6 * bits) | (uint64_t)(i % 7); /* 6 bits <= 54: the low 10 are free */
+        sam_suf7 *r = &f[k];
+        r->sy_hi = (uint32_t)(sy >> 32), r->sy_lo = (uint32_t)sy, r->idx = (uint32_t)i;
+        for (int q = 0, x = 0; q < 7; q++)
+            if (in_d[(i + q) % 7])
+                r->r[x++] = rk[k + (size_t)q];
+    }
+    pc_free(rk);
+    pc_free(s);
+    sam_prof_add(SAM_PH_KEYS, &tp);
+    sam_suf7_setup(bits);
+    return final_sort(c, &run->suf7, f, "dc7", level, distinct, map.nr, t0, t1);
 }
 
 int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
@@ -344,16 +485,24 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
     run.suf = (sam_order){ 5, MPI_DATATYPE_NULL, sam_suf_cmp, sam_suf_buckets, sam_suf_local_sort };
     run.suf16 = (sam_order){ 4, MPI_DATATYPE_NULL, sam_suf16_cmp, sam_suf16_buckets,
                              sam_suf16_local_sort };
+    run.suf7 = (sam_order){ 6, MPI_DATATYPE_NULL, sam_suf7_cmp, sam_suf7_buckets,
+                            sam_suf7_local_sort };
     MPI_Type_contiguous(4, MPI_UINT32_T, &run.tri.type);
     MPI_Type_commit(&run.tri.type);
     MPI_Type_contiguous(5, MPI_UINT32_T, &run.suf.type);
     MPI_Type_commit(&run.suf.type);
     MPI_Type_contiguous(4, MPI_UINT32_T, &run.suf16.type);
     MPI_Type_commit(&run.suf16.type);
-    int32_t *SA = dc3_level(c, s, K, bits, &run);
+    MPI_Type_contiguous(6, MPI_UINT32_T, &run.suf7.type);
+    MPI_Type_commit(&run.suf7.type);
+    const char *first = getenv("SAM_DC7");
+    int32_t *SA = n > run.base && K >= 7 && !(first && !strcmp(first, "0"))
+                      ? dc7_level(c, s, K, bits, &run)
+                      : dc3_level(c, s, K, bits, &run);
     MPI_Type_free(&run.tri.type);
     MPI_Type_free(&run.suf.type);
     MPI_Type_free(&run.suf16.type);
+    MPI_Type_free(&run.suf7.type);
     *levels = run.levels;
     return SA;
 }

@@ -4,7 +4,9 @@
  * sort), and the local sorts of the DC3 path (sam_dc3.c): an LSD radix
  * sort over the key words of triples, and for the final DC3 step two
  * radix-sorted classes (text positions i mod 3 = 0 by (c0, r1), the sample
- * positions by their rank r0) merged with the DC3 comparison. */
+ * positions by their rank r0) merged with the DC3 comparison, and its DC7
+ * form for the first level (four classes radix sorted, the sample placed,
+ * five lists merged). */
 #include "pc_omp.h"
 #include <stddef.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "pc_alloc.h"
 #include "sam.h"
 #include "sam_prof.h"
+#include "sam_radix.h"
 
 /* Digits of at most 13 bits (a histogram of 64 KB a thread stays in L2):
  * ranks and names below 2^26 take two passes a word instead of three. */
@@ -78,7 +81,7 @@ static uint32_t *radix_words(const sam_ctx *c, uint32_t *a, uint32_t *tmp, size_
         sam_die(c, "internal error: radix sort over %d words", nk);
     for (int w = 0; w < nk; w++)
         wlo[w] = UINT32_MAX, whi[w] = 0;
-#pragma omp parallel for num_threads(T) schedule(static) reduction(min : wlo[:nk]) \
+#pragma omp parallel for num_threads(T) schedule(static) reduction(min : wlo[:nk])              \
     reduction(max : whi[:nk])
     for (size_t i = 0; i < m; i++)
         for (int w = 0; w < nk; w++) {
@@ -202,6 +205,52 @@ int sam_suf16_cmp(const void *x, const void *y)
     return suf16_cmp(x, y);
 }
 
+/* The DC7 rule (difference cover D = {0, 1, 3} mod 7): g_off7[c] the
+ * offsets t in [0, 7) with c + t mod 7 in D (ascending), g_l7[a][b] the
+ * first offset in both g_off7[a] and g_off7[b], g_slot7[c][t] the index of
+ * offset t in g_off7[c]. Filled by sam_suf7_setup. */
+static int g_bits7;
+static uint8_t g_l7[7][7], g_slot7[7][7];
+
+void sam_suf7_setup(int bits)
+{
+    static const int in_d[7] = { 1, 1, 0, 1, 0, 0, 0 };
+    g_bits7 = bits;
+    for (int a = 0; a < 7; a++)
+        for (int t = 0, k = 0; t < 7; t++)
+            if (in_d[(a + t) % 7])
+                g_slot7[a][t] = (uint8_t)k++;
+    for (int a = 0; a < 7; a++)
+        for (int b = 0; b < 7; b++) {
+            int t = 0;
+            while (!(in_d[(a + t) % 7] && in_d[(b + t) % 7]))
+                t++;
+            g_l7[a][b] = (uint8_t)t;
+        }
+}
+
+static inline uint64_t suf7_sy(const sam_suf7 *t)
+{
+    return (uint64_t)t->sy_hi << 32 | t->sy_lo;
+}
+
+static inline int suf7_cmp(const sam_suf7 *a, const sam_suf7 *b)
+{
+    int ca = (int)(a->sy_lo & 7), cb = (int)(b->sy_lo & 7), l = g_l7[ca][cb];
+    if (l) { /* l * bits <= 54: the shift stays below 64 */
+        uint64_t x = suf7_sy(a) >> (64 - l * g_bits7), y = suf7_sy(b) >> (64 - l * g_bits7);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    uint32_t ra = a->r[g_slot7[ca][l]], rb = b->r[g_slot7[cb][l]];
+    return (ra > rb) - (ra < rb);
+}
+
+int sam_suf7_cmp(const void *x, const void *y)
+{
+    return suf7_cmp(x, y);
+}
+
 static inline int tup_cmp(const sam_tup *x, const sam_tup *y)
 {
     uint64_t a = sam_key(x), b = sam_key(y);
@@ -231,6 +280,11 @@ static inline uint64_t suf16_prefix(const sam_suf16 *t)
     return t->cc; /* (c0, c1): any suffix order follows the first two symbols */
 }
 
+static inline uint64_t suf7_prefix(const sam_suf7 *t)
+{
+    return suf7_sy(t) & ~(uint64_t)7; /* any suffix order follows the first symbols */
+}
+
 static inline uint64_t tup_prefix(const sam_tup *t)
 {
     return sam_key(t);
@@ -246,7 +300,7 @@ static inline uint64_t tup_prefix(const sam_tup *t)
  * with the (rank, index) tie-break, decide. */
 #define SAM_DEFINE_BUCKETS(name, T, CMP, PREFIX)                                                \
     /* first splitter k in [0, ns] with PREFIX(k) >= p (or > p if after) */                     \
-    static inline int name##_bound(const uint32_t *sp, int ns, uint64_t p, int after)          \
+    static inline int name##_bound(const uint32_t *sp, int ns, uint64_t p, int after)           \
     {                                                                                           \
         const size_t sw = sizeof(T) / 4 + 2;                                                    \
         int base = 0, len = ns;                                                                 \
@@ -292,39 +346,36 @@ SAM_DEFINE_BUCKETS(sam_tri_buckets, sam_tri, tri_cmp, tri_prefix)
 SAM_DEFINE_BUCKETS(sam_suf_buckets, sam_suf, suf_cmp, suf_prefix)
 SAM_DEFINE_BUCKETS(sam_suf16_buckets, sam_suf16, suf16_cmp, suf16_prefix)
 SAM_DEFINE_BUCKETS(sam_tup_buckets, sam_tup, tup_cmp, tup_prefix)
+SAM_DEFINE_BUCKETS(sam_suf7_buckets, sam_suf7, suf7_cmp, suf7_prefix)
 
 void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
 {
     sam_tri *a = av;
+    double tm = sam_prof_mark();
     sam_tri *tmp = sam_alloc(c, m + 1, sizeof *tmp, "the triple sort buffer");
     static const int keys[3] = { 2, 1, 0 }, low[3] = { 0, 0, 0 }; /* k2, k1, k0 */
     uint32_t *s = radix_words(c, (uint32_t *)a, (uint32_t *)tmp, m, 4, keys, low, 3);
     pc_free((sam_tri *)s == a ? tmp : a);
+    sam_prof_add(SAM_PH_LS_KEYS, &tm);
     return (sam_tri *)s;
 }
 
-/* The final step's local sort, for both suffix layouts (T: sam_suf or
- * sam_suf16; C0W, C0LOW: the word and bit where c0 starts).
- *
- * name##_place sorts the sample suffixes x[0..m) by their rank (ra) into y
- * and returns y. No comparisons are needed: ranks of sample suffixes are
+/* SAM_DEFINE_PLACE(name, T, RANK) defines name(c, x, m, y), which sorts
+ * the sample suffixes x[0..m) by their rank (the field RANK) into y and
+ * returns y. No comparisons are needed: ranks of sample suffixes are
  * distinct, and a sample sort's bucket holds a contiguous stretch of the
  * sample order, so its ranks are an interval, less at most the rank the
  * dummy position took (it has no suffix). Anything else is an internal
- * error.
- *
- * name radix-sorts class 0 by (c0, r1) (r1 is ra there), places the
- * sample suffixes, and merges the two by CMP, returning only the positions
- * of the merged order. */
-#define SAM_DEFINE_SUF_SORT(name, T, CMP, C0W, C0LOW)                                           \
-    static T *name##_place(const sam_ctx *c, const T *x, size_t m, T *y)                        \
+ * error. */
+#define SAM_DEFINE_PLACE(name, T, RANK)                                                         \
+    static T *name(const sam_ctx *c, const T *x, size_t m, T *y)                                \
     {                                                                                           \
         if (m == 0)                                                                             \
             return y;                                                                           \
         uint32_t lo = UINT32_MAX, hi = 0;                                                       \
         for (size_t i = 0; i < m; i++) {                                                        \
-            lo = x[i].ra < lo ? x[i].ra : lo;                                                   \
-            hi = x[i].ra > hi ? x[i].ra : hi;                                                   \
+            lo = x[i].RANK < lo ? x[i].RANK : lo;                                               \
+            hi = x[i].RANK > hi ? x[i].RANK : hi;                                               \
         }                                                                                       \
         size_t span = (size_t)(hi - lo) + 1;                                                    \
         int T_ = m < SAM_PAR_MIN ? 1 : c->threads;                                              \
@@ -332,7 +383,7 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
         if (span == m) { /* m distinct ranks fill the interval: straight into y */              \
             _Pragma("omp parallel for num_threads(T_) schedule(static)")                        \
             for (size_t i = 0; i < m; i++)                                                      \
-                y[x[i].ra - lo] = x[i];                                                         \
+                y[x[i].RANK - lo] = x[i];                                                       \
             return y;                                                                           \
         }                                                                                       \
         if (span != m + 1)                                                                      \
@@ -344,7 +395,7 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
         int twice = 0;                                                                          \
         _Pragma("omp parallel for num_threads(T_) schedule(static) reduction(| : twice)")       \
         for (size_t i = 0; i < m; i++) {                                                        \
-            T *d = &z[x[i].ra - lo];                                                            \
+            T *d = &z[x[i].RANK - lo];                                                          \
             twice |= d->idx != UINT32_MAX;                                                      \
             *d = x[i];                                                                          \
         }                                                                                       \
@@ -356,27 +407,55 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
                 y[k++] = z[r];                                                                  \
         pc_free(z);                                                                             \
         return y;                                                                               \
+    }
+
+/* The bits of the largest rank in the records being sorted: the radix key
+ * of a record outside the sample is its symbols above them, the rank in
+ * them. Set by the main thread before each sort. */
+static int g_rbits;
+
+/* The final step's local sort, for both DC3 suffix layouts (T: sam_suf or
+ * sam_suf16; C0: c0 of a record): class 0 radix sorted by (c0, r1) (r1 is
+ * ra there), the sample suffixes placed, the two merged by CMP, returning
+ * only the positions of the merged order. */
+#define SAM_DEFINE_SUF_SORT(name, T, CMP, C0)                                                   \
+    static inline uint64_t name##_key0(const T *t)                                              \
+    {                                                                                           \
+        return (uint64_t)C0(t) << g_rbits | t->ra;                                              \
     }                                                                                           \
+    SAM_DEFINE_RADIX64(name##_radix0, T, name##_key0)                                           \
+    SAM_DEFINE_PLACE(name##_place, T, ra)                                                       \
     void *name(const sam_ctx *c, void *av, size_t m)                                            \
     {                                                                                           \
-        const int words = (int)(sizeof(T) / 4);                                                 \
         T *a = av;                                                                              \
+        double tm = sam_prof_mark();                                                            \
         /* class 0 to the front, the sample suffixes after it (order kept) */                   \
         T *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");                        \
         size_t m0 = 0, k1 = 0;                                                                  \
+        uint32_t rmax = 0;                                                                      \
         for (size_t i = 0; i < m; i++)                                                          \
-            m0 += a[i].idx % 3 == 0;                                                            \
+            if (a[i].idx % 3 == 0) {                                                            \
+                m0++;                                                                           \
+                rmax = a[i].ra > rmax ? a[i].ra : rmax;                                         \
+            }                                                                                   \
         for (size_t i = 0; i < m; i++) {                                                        \
             if (a[i].idx % 3 == 0)                                                              \
                 b[k1++] = a[i];                                                                 \
             else                                                                                \
                 b[m0 + i - k1] = a[i];                                                          \
         }                                                                                       \
-        /* (c0, ra = r1), ra least significant */                                               \
-        const int key0[2] = { (int)(offsetof(T, ra) / 4), C0W }, low0[2] = { 0, C0LOW };        \
-        T *s0 = (T *)radix_words(c, (uint32_t *)b, (uint32_t *)a, m0, words, key0, low0, 2);    \
+        sam_prof_add(SAM_PH_LS_SPLIT, &tm);                                                     \
+        /* by (c0, ra = r1): ra in the low g_rbits bits of the key */                           \
+        g_rbits = 0;                                                                            \
+        while (g_rbits < 32 && rmax >> g_rbits)                                                 \
+            g_rbits++;                                                                          \
+        T *s0 = name##_radix0(b, a, m0, c->threads);                                            \
+        if (!s0)                                                                                \
+            sam_die(c, "out of memory for radix sort histograms");                              \
+        sam_prof_add(SAM_PH_LS_CLASS0, &tm);                                                    \
         /* the radix sort of class 0 touches only a[0..m0) and b[0..m0) */                      \
         T *s12 = name##_place(c, b + m0, m - m0, a + m0);                                       \
+        sam_prof_add(SAM_PH_LS_PLACE, &tm);                                                     \
         /* each sorted class sits in a or b (the radix passes alternate); only                  \
          * the positions of the merged order are wanted, in a third buffer of                   \
          * 4 bytes a record */                                                                  \
@@ -388,6 +467,7 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
             out[k++] = s0[i++].idx;                                                             \
         while (j < m - m0)                                                                      \
             out[k++] = s12[j++].idx;                                                            \
+        sam_prof_add(SAM_PH_LS_MERGE, &tm);                                                     \
         pc_free(a);                                                                             \
         pc_free(b);                                                                             \
         return out;                                                                             \
@@ -395,8 +475,97 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
 
 /* c0 is word 0 of a sam_suf; the top half of word 0 (cc) of a sam_suf16
  * (c1, below it, follows r1's order, so it needs no pass) */
-SAM_DEFINE_SUF_SORT(sam_suf_local_sort, sam_suf, suf_cmp, 0, 0)
-SAM_DEFINE_SUF_SORT(sam_suf16_local_sort, sam_suf16, suf16_cmp, 0, 16)
+#define SUF_C0(t) ((t)->c0)
+#define SUF16_C0(t) ((t)->cc >> 16)
+SAM_DEFINE_SUF_SORT(sam_suf_local_sort, sam_suf, suf_cmp, SUF_C0)
+SAM_DEFINE_SUF_SORT(sam_suf16_local_sort, sam_suf16, suf16_cmp, SUF16_C0)
+
+/* DC7's local sort. A class c outside the sample sorts by its symbols up
+ * to the next sample position (g_l7[c][c] of them, the top g_k7 bits of
+ * sy) and that position's rank r[0]: one 64-bit key. */
+static int g_k7;
+
+static inline uint64_t suf7_key(const sam_suf7 *t)
+{
+    return (suf7_sy(t) >> (64 - g_k7)) << g_rbits | t->r[0];
+}
+
+SAM_DEFINE_RADIX64(suf7_radix, sam_suf7, suf7_key)
+
+/* The leaf (x or y) whose head comes first; an empty list never does. */
+static inline int suf7_first(const sam_suf7 *const *head, const size_t *left, int x, int y)
+{
+    if (!left[y])
+        return x;
+    if (!left[x])
+        return y;
+    return suf7_cmp(head[x], head[y]) < 0 ? x : y;
+}
+SAM_DEFINE_PLACE(suf7_place, sam_suf7, r[0])
+
+void *sam_suf7_local_sort(const sam_ctx *c, void *av, size_t m)
+{
+    /* groups: the classes 2, 4, 5, 6, then the sample (0, 1, 3) */
+    static const int group[7] = { 4, 4, 0, 4, 1, 2, 3 }, cls[4] = { 2, 4, 5, 6 };
+    sam_suf7 *a = av;
+    double tm = sam_prof_mark();
+    size_t start[6] = { 0 }, at[5];
+    uint32_t rmax = 0;
+    for (size_t i = 0; i < m; i++) {
+        start[group[a[i].sy_lo & 7] + 1]++;
+        rmax = a[i].r[0] > rmax ? a[i].r[0] : rmax;
+    }
+    for (int g = 0; g < 5; g++) {
+        start[g + 1] += start[g];
+        at[g] = start[g];
+    }
+    sam_suf7 *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");
+    for (size_t i = 0; i < m; i++)
+        b[at[group[a[i].sy_lo & 7]]++] = a[i];
+    sam_prof_add(SAM_PH_LS_SPLIT, &tm);
+    g_rbits = 0;
+    while (g_rbits < 32 && rmax >> g_rbits)
+        g_rbits++;
+    const sam_suf7 *list[5];
+    size_t len[5];
+    for (int g = 0; g < 4; g++) {
+        g_k7 = g_l7[cls[g]][cls[g]] * g_bits7;
+        len[g] = start[g + 1] - start[g];
+        list[g] = suf7_radix(b + start[g], a + start[g], len[g], c->threads);
+        if (!list[g])
+            sam_die(c, "out of memory for radix sort histograms");
+    }
+    sam_prof_add(SAM_PH_LS_CLASS0, &tm);
+    len[4] = m - start[4];
+    list[4] = suf7_place(c, b + start[4], len[4], a + start[4]);
+    sam_prof_add(SAM_PH_LS_PLACE, &tm);
+    /* five sorted lists, each in a or b at its group's place, merged by a
+     * tournament over eight leaves (win[8 + g] = g; leaves 5-7 are empty):
+     * after each output only the path of its leaf is played again, three
+     * matches, one for the sample list (its sibling leaves are empty) */
+    uint32_t *out = sam_alloc(c, m + 1, sizeof *out, "the merged positions");
+    const sam_suf7 *head[8] = { 0 };
+    size_t left[8] = { 0 };
+    for (int g = 0; g < 5; g++)
+        head[g] = list[g], left[g] = len[g];
+    int win[16];
+    for (int g = 0; g < 8; g++)
+        win[8 + g] = g;
+    for (int v = 7; v >= 1; v--)
+        win[v] = suf7_first(head, left, win[2 * v], win[2 * v + 1]);
+    for (size_t k = 0; k < m; k++) {
+        int w = win[1];
+        out[k] = head[w]->idx;
+        head[w]++;
+        left[w]--;
+        for (int v = (8 + w) / 2; v >= 1; v /= 2)
+            win[v] = suf7_first(head, left, win[2 * v], win[2 * v + 1]);
+    }
+    sam_prof_add(SAM_PH_LS_MERGE, &tm);
+    pc_free(a);
+    pc_free(b);
+    return out;
+}
 
 /* A sample: its place (rank, index in the rank's unsorted records) in
  * words 0 and 1, then the record, so that all samples are distinct. */

@@ -20,6 +20,12 @@ typedef enum sam_phase {
     SAM_PH_FETCH,       /* values fetched by index */
     SAM_PH_BASE,        /* dc3: the base level on rank 0 */
     SAM_PH_PROBE,       /* auto: the sample that picks the algorithm */
+    /* parts of SAM_PH_LOCAL_SORT (counted in it too) */
+    SAM_PH_LS_KEYS,     /* the radix sort of key records */
+    SAM_PH_LS_SPLIT,    /* dc3's final sort: class 0 to the front */
+    SAM_PH_LS_CLASS0,   /* dc3's final sort: class 0 radix sorted */
+    SAM_PH_LS_PLACE,    /* dc3's final sort: sample suffixes placed by rank */
+    SAM_PH_LS_MERGE,    /* dc3's final sort: the two classes merged */
     SAM_PH_COUNT
 } sam_phase;
 
