@@ -12,7 +12,8 @@
 # --algo auto (what dc3-mpi runs: DC3 or doubling, by a sampled probe of
 # the text) runs a dozen of the cases at the largest np (AUTO_CASES), and
 # its probe is checked.
-# dc3-mpi (--algo dc3) runs every case too, with SAM_DC3_BASE=0 so that
+# dc3-mpi (--algo dc3; DC7 at the first level, DC3 below; SAM_DC7=0, DC3
+# at every level, on the AUTO_CASES at np 1 and 4) runs every case too, with SAM_DC3_BASE=0 so that
 # even tiny inputs go through the distributed levels down to n = 0 (the
 # default gathers levels up to 2^20 symbols on rank 0), and with a base of
 # 1000 (recursion, then SA-IS on rank 0); also the repetitive kinds of
@@ -33,8 +34,8 @@ command -v mpirun >/dev/null || skip_all "no mpirun"
 [ -x "$P" ] || skip_all "$P not built"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # shellcheck disable=SC2206
-MPIRUN=(mpirun --oversubscribe -x SAM_DC3_BASE ${PARCHECK_MPIRUN_ARGS:-})
-export SAM_DC3_BASE=${SAM_DC3_BASE:-0}
+MPIRUN=(mpirun --oversubscribe -x SAM_DC3_BASE -x SAM_DC7 ${PARCHECK_MPIRUN_ARGS:-})
+export SAM_DC3_BASE=${SAM_DC3_BASE:-0} SAM_DC7=${SAM_DC7:-1}
 W=$(mktemp -d /tmp/pc-sa-mpi-test-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 pass() { passed=$((passed + 1)); }
@@ -111,10 +112,16 @@ case_() {
   local auto=0
   case " $AUTO_CASES " in *" $label "*) auto=1 ;; esac
   [ $auto = 1 ] && run_into "$W/auto" "$label-auto" "$f" "${nps[-1]}" 1 --algo auto &
+  # the same cases with DC3 at the first level too (SAM_DC7=0; DC7 is the
+  # default there), at np 1 and the largest np
+  if [ $auto = 1 ]; then
+    SAM_DC7=0 run_into "$W/dc3only-1" "$label-dc3-first" "$f" 1 1 --algo dc3 &
+    SAM_DC7=0 run_into "$W/dc3only" "$label-dc3-first" "$f" "${nps[-1]}" 1 --algo dc3 &
+  fi
   wait
   for np in "${nps[@]}"; do tally_run "$W/dc3-$np"; done
   tally_run "$W/dc3-base"
-  [ $auto = 1 ] && tally_run "$W/auto"
+  [ $auto = 1 ] && { tally_run "$W/auto"; tally_run "$W/dc3only-1"; tally_run "$W/dc3only"; }
   echo "ok $label (n=$(stat -c %s "$f"), np ${nps[*]})"
 }
 
@@ -196,6 +203,19 @@ ref "$G/text-s3" && { run text-s3-dc3-omp "$G/text-s3" 2 2 --algo dc3
                       run text-s3-dc3-gather "$G/text-s3" 3 1 --algo dc3 --gather; }
 ref "$G/kind-repeat" && run kind-repeat-dc3-omp "$G/kind-repeat" 3 2 --algo dc3
 ref "$G/n2-aa" && run n2-aa-dc3-omp "$G/n2-aa" 4 2 --algo dc3
+# the radix sorts by 64-bit keys go MSD first from 65536 records whose keys
+# span over 24 bits (600 KB of text at np 1: the keys, the DC7 classes,
+# the doubling's rounds), with their buckets shared among threads; where
+# half the keys share the top digit (lines of 499 'a': 94% of the keys
+# are all 'a') they fall back to the LSD passes
+gen --bytes 600000 --kind text --seed 12 -o "$G/text-600k"
+yes "$(printf %0499d 0 | tr 0 a)" | head -c 600000 > "$G/mostly-a"
+for f in text-600k mostly-a; do
+  ref "$G/$f" || continue
+  run "$f-omp" "$G/$f" 1 2
+  run "$f-dc3-omp" "$G/$f" 1 2 --algo dc3
+  SAM_DC7=0 run "$f-dc3-first-omp" "$G/$f" 1 2 --algo dc3
+done
 # --algo auto (dc3-mpi's default) with threads: the probe's counting pass
 # is shared from 65536 windows a rank
 ref "$G/text-s3" && run text-s3-auto-omp "$G/text-s3" 2 2 --algo auto
