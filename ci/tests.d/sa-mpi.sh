@@ -336,7 +336,7 @@ grep -q 'threads=3 ' "$W/thr.st" 2>/dev/null && pass || fail "OMP_NUM_THREADS=3 
 
 # SAM_VERBOSE=1: one line of time per phase after the construction, for
 # both algorithms (every phase named, each a number); none without it
-phases='sa-mpi phases \(s, max over ranks\): keys [0-9.]+ splitters [0-9.]+ buckets [0-9.]+ exchange [0-9.]+ local-sort [0-9.]+ names [0-9.]+ route [0-9.]+ fetch [0-9.]+ base [0-9.]+ probe [0-9.]+ ls-keys [0-9.]+ ls-split [0-9.]+ ls-class0 [0-9.]+ ls-place [0-9.]+ ls-merge [0-9.]+$'
+phases='sa-mpi phases \(s, max over ranks\): keys [0-9.]+ splitters [0-9.]+ buckets [0-9.]+ exchange [0-9.]+ local-sort [0-9.]+ names [0-9.]+ route [0-9.]+ fetch [0-9.]+ base [0-9.]+ probe [0-9.]+ ls-keys [0-9.]+ ls-split [0-9.]+ ls-class0 [0-9.]+ ls-place [0-9.]+ ls-merge [0-9.]+ ex-wait [0-9.]+$'
 for algo in dc3 doubling; do
   SAM_VERBOSE=1 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -x SAM_VERBOSE -np 2 "$M" "$G/repeat-997" \
       --no-lcp --quiet --algo "$algo" >"$W/prof.log" 2>&1

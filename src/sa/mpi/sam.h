@@ -224,7 +224,8 @@ typedef struct sam_suf7 {
 void sam_suf7_setup(int bits);
 
 /* Buckets of the records a[b..e) of rank me against ns splitters sp
- * (each: rank, index, record), counted in h (see sam_dsort.c). */
+ * (each: rank, index, record): dest[i] = bucket x groups + the record's
+ * group (see sam_order), counted in h (see sam_dsort.c). */
 typedef void sam_bucket_fn(const uint32_t *sp, int ns, const void *a, size_t b, size_t e,
                            uint32_t me, uint16_t *dest, size_t *h);
 
@@ -233,13 +234,17 @@ typedef void sam_bucket_fn(const uint32_t *sp, int ns, const void *a, size_t b, 
  * search, the MPI datatype of one record, and a local
  * sort that takes ownership of its array and returns the sorted slice in
  * the form its caller wants (pc_free it), dying on failure: the records
- * for triples, only the positions (uint32) for suffixes. */
+ * for triples, only the positions (uint32) for suffixes. groups (>= 1):
+ * the classes the buckets function tells apart; the exchange delivers
+ * them apart, group g at a[group[g] .. group[g + 1]), so that the local
+ * sort needs no pass to split them. */
 typedef struct sam_order {
     int words;
     MPI_Datatype type;
     int (*cmp)(const void *a, const void *b);
     sam_bucket_fn *buckets;
-    void *(*local_sort)(const sam_ctx *c, void *a, size_t m);
+    void *(*local_sort)(const sam_ctx *c, void *a, size_t m, const size_t *group);
+    int groups;
 } sam_order;
 
 /* Triples by (k0, k1, k2). */
@@ -256,16 +261,16 @@ int sam_suf7_cmp(const void *a, const void *b);
 sam_bucket_fn sam_tri_buckets, sam_suf_buckets, sam_suf16_buckets, sam_tup_buckets,
     sam_suf7_buckets;
 /* LSD radix sort of triples. */
-void *sam_tri_local_sort(const sam_ctx *c, void *a, size_t m);
+void *sam_tri_local_sort(const sam_ctx *c, void *a, size_t m, const size_t *group);
 /* The two classes radix sorted ((c0, r1) and r0), then merged by
  * sam_suf_cmp; returns the positions (idx) in the merged order. */
-void *sam_suf_local_sort(const sam_ctx *c, void *a, size_t m);
-void *sam_suf16_local_sort(const sam_ctx *c, void *a, size_t m);
+void *sam_suf_local_sort(const sam_ctx *c, void *a, size_t m, const size_t *group);
+void *sam_suf16_local_sort(const sam_ctx *c, void *a, size_t m, const size_t *group);
 /* The four classes outside the sample each radix sorted (their first
  * symbols up to the next sample position, then its rank), the sample
  * placed by rank, the five merged by sam_suf7_cmp; returns the positions
  * in the merged order. */
-void *sam_suf7_local_sort(const sam_ctx *c, void *a, size_t m);
+void *sam_suf7_local_sort(const sam_ctx *c, void *a, size_t m, const size_t *group);
 
 /* Sorts the records of all ranks in o's order (sample sort: random
  * samples, splitters with ties split by (rank, index), one Alltoallv,

@@ -396,6 +396,9 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
 static int32_t *dc7_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run)
 {
     static const int in_d[7] = { 1, 1, 0, 1, 0, 0, 0 }, before[8] = { 0, 1, 2, 2, 3, 3, 3, 3 };
+    /* off[c]: the offsets t of [0, 7) with c + t mod 7 in {0, 1, 3} */
+    static const uint8_t off[7][3] = { { 0, 1, 3 }, { 0, 2, 6 }, { 1, 5, 6 }, { 0, 4, 5 },
+                                       { 3, 4, 6 }, { 2, 3, 5 }, { 1, 2, 4 } };
     int level = run->levels++;
     double t0 = pc_time_now();
     int64_t n = c->n, lo = c->lo;
@@ -440,11 +443,9 @@ static int32_t *dc7_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
         for (int q = 0; q < 6; q++)
             sy = sy << bits | s[k + (size_t)q];
         sy = sy << (64 - 6 * bits) | (uint64_t)(i % 7); /* 6 bits <= 54: the low 10 are free */
-        sam_suf7 *r = &f[k];
-        r->sy_hi = (uint32_t)(sy >> 32), r->sy_lo = (uint32_t)sy, r->idx = (uint32_t)i;
-        for (int q = 0, x = 0; q < 7; q++)
-            if (in_d[(i + q) % 7])
-                r->r[x++] = rk[k + (size_t)q];
+        const uint8_t *o = off[i % 7];
+        f[k] = (sam_suf7){ (uint32_t)(sy >> 32), (uint32_t)sy,
+                           { rk[k + o[0]], rk[k + o[1]], rk[k + o[2]] }, (uint32_t)i };
     }
     pc_free(rk);
     pc_free(s);
@@ -481,12 +482,16 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
         run.base = SAM_DC3_BASE_MIN;
     if (run.base > ((int64_t)1 << 28)) /* 4 bytes a symbol must stay below 2^31 */
         run.base = (int64_t)1 << 28;
-    run.tri = (sam_order){ 4, MPI_DATATYPE_NULL, sam_tri_cmp, sam_tri_buckets, sam_tri_local_sort };
-    run.suf = (sam_order){ 5, MPI_DATATYPE_NULL, sam_suf_cmp, sam_suf_buckets, sam_suf_local_sort };
+    /* the suffixes come apart by class: 0 and the sample for DC3; for
+     * DC7 the classes 2, 4, 5, 6 and the sample */
+    run.tri = (sam_order){ 4, MPI_DATATYPE_NULL, sam_tri_cmp, sam_tri_buckets, sam_tri_local_sort,
+                           1 };
+    run.suf = (sam_order){ 5, MPI_DATATYPE_NULL, sam_suf_cmp, sam_suf_buckets, sam_suf_local_sort,
+                           2 };
     run.suf16 = (sam_order){ 4, MPI_DATATYPE_NULL, sam_suf16_cmp, sam_suf16_buckets,
-                             sam_suf16_local_sort };
+                             sam_suf16_local_sort, 2 };
     run.suf7 = (sam_order){ 6, MPI_DATATYPE_NULL, sam_suf7_cmp, sam_suf7_buckets,
-                            sam_suf7_local_sort };
+                            sam_suf7_local_sort, 5 };
     MPI_Type_contiguous(4, MPI_UINT32_T, &run.tri.type);
     MPI_Type_commit(&run.tri.type);
     MPI_Type_contiguous(5, MPI_UINT32_T, &run.suf.type);

@@ -33,6 +33,8 @@ static inline void rec_copy(uint32_t *d, const uint32_t *s, int words)
         memcpy(d, s, 16);
     else if (words == 5)
         memcpy(d, s, 20);
+    else if (words == 6)
+        memcpy(d, s, 24);
     else
         for (int k = 0; k < words; k++)
             d[k] = s[k];
@@ -211,11 +213,14 @@ int sam_suf16_cmp(const void *x, const void *y)
  * offset t in g_off7[c]. Filled by sam_suf7_setup. */
 static int g_bits7;
 static uint8_t g_l7[7][7], g_slot7[7][7];
+static uint64_t g_mask7[7]; /* the top l x bits bits (none for l = 0) */
 
 void sam_suf7_setup(int bits)
 {
     static const int in_d[7] = { 1, 1, 0, 1, 0, 0, 0 };
     g_bits7 = bits;
+    for (int l = 0; l < 7; l++)
+        g_mask7[l] = l ? ~(uint64_t)0 << (64 - l * bits) : 0;
     for (int a = 0; a < 7; a++)
         for (int t = 0, k = 0; t < 7; t++)
             if (in_d[(a + t) % 7])
@@ -249,6 +254,16 @@ static inline int suf7_cmp(const sam_suf7 *a, const sam_suf7 *b)
 int sam_suf7_cmp(const void *x, const void *y)
 {
     return suf7_cmp(x, y);
+}
+
+/* suf7_cmp(a, b) < 0 without branches, for the merge, where the outcome
+ * is a coin toss for the branch predictor. */
+static inline int suf7_less(const sam_suf7 *a, const sam_suf7 *b)
+{
+    int ca = (int)(a->sy_lo & 7), cb = (int)(b->sy_lo & 7), l = g_l7[ca][cb];
+    uint64_t x = suf7_sy(a) & g_mask7[l], y = suf7_sy(b) & g_mask7[l];
+    uint32_t ra = a->r[g_slot7[ca][l]], rb = b->r[g_slot7[cb][l]];
+    return (x < y) | ((x == y) & (ra < rb));
 }
 
 static inline int tup_cmp(const sam_tup *x, const sam_tup *y)
@@ -298,7 +313,9 @@ static inline uint64_t tup_prefix(const sam_tup *t)
  * branch-free search (the branches of a search mispredict half the time);
  * only among the splitters of an equal prefix does the full comparison,
  * with the (rank, index) tie-break, decide. */
-#define SAM_DEFINE_BUCKETS(name, T, CMP, PREFIX)                                                \
+#define SAM_LINEAR_SPLITTERS 32
+
+#define SAM_DEFINE_BUCKETS(name, T, CMP, PREFIX, G, GROUP)                                      \
     /* first splitter k in [0, ns] with PREFIX(k) >= p (or > p if after) */                     \
     static inline int name##_bound(const uint32_t *sp, int ns, uint64_t p, int after)           \
     {                                                                                           \
@@ -321,9 +338,21 @@ static inline uint64_t tup_prefix(const sam_tup *t)
     {                                                                                           \
         const size_t sw = sizeof(T) / 4 + 2;                                                    \
         const T *a = av;                                                                        \
+        /* up to SAM_LINEAR_SPLITTERS splitters: their prefixes in one                          \
+         * array, counted below p by a loop without branches or dependent                       \
+         * loads (vectorized), faster than the binary search */                                 \
+        uint64_t pre[SAM_LINEAR_SPLITTERS];                                                     \
+        int linear = ns <= SAM_LINEAR_SPLITTERS;                                                \
+        for (int k = 0; linear && k < ns; k++)                                                  \
+            pre[k] = PREFIX((const T *)(sp + (size_t)k * sw + 2));                              \
         for (size_t i = b; i < e; i++) {                                                        \
             uint64_t p = PREFIX(&a[i]);                                                         \
-            int lo = name##_bound(sp, ns, p, 0);                                                \
+            int lo = 0;                                                                         \
+            if (linear)                                                                         \
+                for (int k = 0; k < ns; k++)                                                    \
+                    lo += pre[k] < p;                                                           \
+            else                                                                                \
+                lo = name##_bound(sp, ns, p, 0);                                                \
             if (lo < ns && PREFIX((const T *)(sp + (size_t)lo * sw + 2)) == p) {                \
                 int hi = name##_bound(sp, ns, p, 1);                                            \
                 while (lo < hi) {                                                               \
@@ -337,19 +366,29 @@ static inline uint64_t tup_prefix(const sam_tup *t)
                         hi = mid;                                                               \
                 }                                                                               \
             }                                                                                   \
-            dest[i] = (uint16_t)lo;                                                             \
-            h[lo]++;                                                                            \
+            int d_ = lo * (G) + GROUP(&a[i]);                                                   \
+            dest[i] = (uint16_t)d_;                                                             \
+            h[d_]++;                                                                            \
         }                                                                                       \
     }
 
-SAM_DEFINE_BUCKETS(sam_tri_buckets, sam_tri, tri_cmp, tri_prefix)
-SAM_DEFINE_BUCKETS(sam_suf_buckets, sam_suf, suf_cmp, suf_prefix)
-SAM_DEFINE_BUCKETS(sam_suf16_buckets, sam_suf16, suf16_cmp, suf16_prefix)
-SAM_DEFINE_BUCKETS(sam_tup_buckets, sam_tup, tup_cmp, tup_prefix)
-SAM_DEFINE_BUCKETS(sam_suf7_buckets, sam_suf7, suf7_cmp, suf7_prefix)
+/* The groups of the orders (sam_order.groups): DC3's class 0, then the
+ * sample; DC7's classes 2, 4, 5, 6, then the sample (i mod 7 is in the
+ * low bits of sy_lo). */
+#define NO_GROUP(t) 0
+#define DC3_GROUP(t) ((t)->idx % 3 != 0)
+static const uint8_t g_group7[8] = { 4, 4, 0, 4, 1, 2, 3, 0 };
+#define DC7_GROUP(t) g_group7[(t)->sy_lo & 7]
 
-void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
+SAM_DEFINE_BUCKETS(sam_tri_buckets, sam_tri, tri_cmp, tri_prefix, 1, NO_GROUP)
+SAM_DEFINE_BUCKETS(sam_suf_buckets, sam_suf, suf_cmp, suf_prefix, 2, DC3_GROUP)
+SAM_DEFINE_BUCKETS(sam_suf16_buckets, sam_suf16, suf16_cmp, suf16_prefix, 2, DC3_GROUP)
+SAM_DEFINE_BUCKETS(sam_tup_buckets, sam_tup, tup_cmp, tup_prefix, 1, NO_GROUP)
+SAM_DEFINE_BUCKETS(sam_suf7_buckets, sam_suf7, suf7_cmp, suf7_prefix, 5, DC7_GROUP)
+
+void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m, const size_t *group)
 {
+    (void)group; /* one group */
     sam_tri *a = av;
     double tm = sam_prof_mark();
     sam_tri *tmp = sam_alloc(c, m + 1, sizeof *tmp, "the triple sort buffer");
@@ -414,6 +453,14 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m)
  * them. Set by the main thread before each sort. */
 static int g_rbits;
 
+/* g_rbits for a level of c->n positions: its ranks are at most n. */
+static void rank_bits(const sam_ctx *c)
+{
+    g_rbits = 0;
+    while (g_rbits < 32 && (uint64_t)c->n >> g_rbits)
+        g_rbits++;
+}
+
 /* The final step's local sort, for both DC3 suffix layouts (T: sam_suf or
  * sam_suf16; C0: c0 of a record): class 0 radix sorted by (c0, r1) (r1 is
  * ra there), the sample suffixes placed, the two merged by CMP, returning
@@ -425,36 +472,23 @@ static int g_rbits;
     }                                                                                           \
     SAM_DEFINE_RADIX64(name##_radix0, T, name##_key0)                                           \
     SAM_DEFINE_PLACE(name##_place, T, ra)                                                       \
-    void *name(const sam_ctx *c, void *av, size_t m)                                            \
+    void *name(const sam_ctx *c, void *av, size_t m, const size_t *group)                       \
     {                                                                                           \
+        /* class 0 in a[0..m0), the sample suffixes after it (the exchange                      \
+         * delivers them apart) */                                                              \
         T *a = av;                                                                              \
         double tm = sam_prof_mark();                                                            \
-        /* class 0 to the front, the sample suffixes after it (order kept) */                   \
+        size_t m0 = group[1];                                                                   \
         T *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");                        \
-        size_t m0 = 0, k1 = 0;                                                                  \
-        uint32_t rmax = 0;                                                                      \
-        for (size_t i = 0; i < m; i++)                                                          \
-            if (a[i].idx % 3 == 0) {                                                            \
-                m0++;                                                                           \
-                rmax = a[i].ra > rmax ? a[i].ra : rmax;                                         \
-            }                                                                                   \
-        for (size_t i = 0; i < m; i++) {                                                        \
-            if (a[i].idx % 3 == 0)                                                              \
-                b[k1++] = a[i];                                                                 \
-            else                                                                                \
-                b[m0 + i - k1] = a[i];                                                          \
-        }                                                                                       \
         sam_prof_add(SAM_PH_LS_SPLIT, &tm);                                                     \
         /* by (c0, ra = r1): ra in the low g_rbits bits of the key */                           \
-        g_rbits = 0;                                                                            \
-        while (g_rbits < 32 && rmax >> g_rbits)                                                 \
-            g_rbits++;                                                                          \
-        T *s0 = name##_radix0(b, a, m0, c->threads);                                            \
+        rank_bits(c);                                                                           \
+        T *s0 = name##_radix0(a, b, m0, c->threads);                                            \
         if (!s0)                                                                                \
             sam_die(c, "out of memory for radix sort histograms");                              \
         sam_prof_add(SAM_PH_LS_CLASS0, &tm);                                                    \
         /* the radix sort of class 0 touches only a[0..m0) and b[0..m0) */                      \
-        T *s12 = name##_place(c, b + m0, m - m0, a + m0);                                       \
+        T *s12 = name##_place(c, a + m0, m - m0, b + m0);                                       \
         sam_prof_add(SAM_PH_LS_PLACE, &tm);                                                     \
         /* each sorted class sits in a or b (the radix passes alternate); only                  \
          * the positions of the merged order are wanted, in a third buffer of                   \
@@ -499,45 +533,30 @@ static inline int suf7_first(const sam_suf7 *const *head, const size_t *left, in
         return x;
     if (!left[x])
         return y;
-    return suf7_cmp(head[x], head[y]) < 0 ? x : y;
+    return suf7_less(head[x], head[y]) ? x : y;
 }
 SAM_DEFINE_PLACE(suf7_place, sam_suf7, r[0])
 
-void *sam_suf7_local_sort(const sam_ctx *c, void *av, size_t m)
+void *sam_suf7_local_sort(const sam_ctx *c, void *av, size_t m, const size_t *group)
 {
-    /* groups: the classes 2, 4, 5, 6, then the sample (0, 1, 3) */
-    static const int group[7] = { 4, 4, 0, 4, 1, 2, 3 }, cls[4] = { 2, 4, 5, 6 };
+    /* groups (from the exchange): the classes 2, 4, 5, 6, then the sample */
+    static const int cls[4] = { 2, 4, 5, 6 };
     sam_suf7 *a = av;
     double tm = sam_prof_mark();
-    size_t start[6] = { 0 }, at[5];
-    uint32_t rmax = 0;
-    for (size_t i = 0; i < m; i++) {
-        start[group[a[i].sy_lo & 7] + 1]++;
-        rmax = a[i].r[0] > rmax ? a[i].r[0] : rmax;
-    }
-    for (int g = 0; g < 5; g++) {
-        start[g + 1] += start[g];
-        at[g] = start[g];
-    }
     sam_suf7 *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");
-    for (size_t i = 0; i < m; i++)
-        b[at[group[a[i].sy_lo & 7]]++] = a[i];
-    sam_prof_add(SAM_PH_LS_SPLIT, &tm);
-    g_rbits = 0;
-    while (g_rbits < 32 && rmax >> g_rbits)
-        g_rbits++;
+    rank_bits(c);
     const sam_suf7 *list[5];
     size_t len[5];
     for (int g = 0; g < 4; g++) {
         g_k7 = g_l7[cls[g]][cls[g]] * g_bits7;
-        len[g] = start[g + 1] - start[g];
-        list[g] = suf7_radix(b + start[g], a + start[g], len[g], c->threads);
+        len[g] = group[g + 1] - group[g];
+        list[g] = suf7_radix(a + group[g], b + group[g], len[g], c->threads);
         if (!list[g])
             sam_die(c, "out of memory for radix sort histograms");
     }
     sam_prof_add(SAM_PH_LS_CLASS0, &tm);
-    len[4] = m - start[4];
-    list[4] = suf7_place(c, b + start[4], len[4], a + start[4]);
+    len[4] = m - group[4];
+    list[4] = suf7_place(c, a + group[4], len[4], b + group[4]);
     sam_prof_add(SAM_PH_LS_PLACE, &tm);
     /* five sorted lists, each in a or b at its group's place, merged by a
      * tournament over eight leaves (win[8 + g] = g; leaves 5-7 are empty):
@@ -637,50 +656,60 @@ static uint32_t *splitters(const sam_ctx *c, const sam_order *o, const uint32_t 
 
 void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size_t *mout)
 {
-    int P = c->np;
+    int P = c->np, G = o->groups > 1 ? o->groups : 1;
+    size_t PG = (size_t)P * (size_t)G;
     uint32_t *a = av;
     size_t st = (size_t)o->words;
     *mout = m;
     uint64_t mm = m, M = 0;
     if (P > 1)
         MPI_Allreduce(&mm, &M, 1, MPI_UINT64_T, MPI_SUM, c->comm);
-    if (M == 0) { /* one rank: the local sort alone */
+    if (M == 0 && G == 1) { /* one rank, one group: the local sort alone */
         double t = sam_prof_mark();
-        void *res = o->local_sort(c, av, m);
+        size_t whole[2] = { 0, m };
+        void *res = o->local_sort(c, av, m, whole);
         sam_prof_add(SAM_PH_LOCAL_SORT, &t);
         return res;
     }
-    if (P > 65535)
-        sam_die(c, "at most 65535 ranks");
+    if (PG > 65535)
+        sam_die(c, "at most %d ranks", 65535 / G);
     double tp = sam_prof_mark();
-    uint32_t *sp = splitters(c, o, a, m, M);
+    uint32_t *sp = P > 1 ? splitters(c, o, a, m, M) : NULL;
     sam_prof_add(SAM_PH_SPLITTERS, &tp);
     int T = m < SAM_PAR_MIN ? 1 : c->threads;
     uint16_t *dest = sam_alloc(c, m + 1, sizeof *dest, "bucket numbers");
-    size_t *hist = sam_alloc(c, (size_t)T * (size_t)P + 1, sizeof *hist, "bucket counts");
-    int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
+    size_t *hist = sam_alloc(c, (size_t)T * PG + 1, sizeof *hist, "bucket counts");
+    /* per (rank q, group g) at q G + g: send counts, send offsets, receive
+     * counts; then per group g, its P receive offsets at rdis + g P and
+     * its P send counts and offsets at sg + g P, sgd + g P */
+    int *cnt = sam_alloc(c, 6 * PG + (size_t)G + 1, sizeof(int), "exchange counts");
     uint32_t *sbuf = sam_alloc(c, (m + 1) * st, sizeof *sbuf, "the sample sort send buffer");
-    int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
+    int *scnt = cnt, *rcnt = cnt + PG, *rdis = cnt + 2 * PG, *sg = cnt + 3 * PG,
+        *sgd = cnt + 4 * PG, *rg = cnt + 5 * PG;
 #pragma omp parallel num_threads(T)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
-        size_t *h = hist + (size_t)t * (size_t)P;
-        memset(h, 0, sizeof *h * (size_t)P);
+        size_t *h = hist + (size_t)t * PG;
+        memset(h, 0, sizeof *h * PG);
         o->buckets(sp, P - 1, a, b, e, (uint32_t)c->rank, dest, h);
 #pragma omp barrier
 #pragma omp single
         {
+            /* the send buffer by group, then rank, then thread */
             size_t off = 0;
-            for (int q = 0; q < P; q++) {
-                sdis[q] = (int)off;
-                for (int u = 0; u < nt; u++) {
-                    size_t x = hist[(size_t)u * (size_t)P + (size_t)q];
-                    hist[(size_t)u * (size_t)P + (size_t)q] = off;
-                    off += x;
+            for (int g = 0; g < G; g++)
+                for (int q = 0; q < P; q++) {
+                    size_t d = (size_t)q * (size_t)G + (size_t)g, first = off;
+                    for (int u = 0; u < nt; u++) {
+                        size_t x = hist[(size_t)u * PG + d];
+                        hist[(size_t)u * PG + d] = off;
+                        off += x;
+                    }
+                    scnt[d] = (int)(off - first);
+                    sg[(size_t)g * (size_t)P + (size_t)q] = (int)(off - first);
+                    sgd[(size_t)g * (size_t)P + (size_t)q] = (int)first;
                 }
-                scnt[q] = (int)(off - (size_t)sdis[q]);
-            }
         }
         for (size_t i = b; i < e; i++)
             rec_copy(sbuf + h[dest[i]]++ * st, a + i * st, o->words);
@@ -690,19 +719,33 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
     pc_free(sp);
     pc_free(a);
     sam_prof_add(SAM_PH_BUCKETS, &tp);
-    MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, c->comm);
+    double tw = tp; /* the wait is part of the exchange: counted in both */
+    MPI_Alltoall(scnt, G, MPI_INT, rcnt, G, MPI_INT, c->comm);
+    sam_prof_add(SAM_PH_EX_WAIT, &tw);
+    /* the receive buffer by group, then rank: group g is one stretch */
+    size_t *group = sam_alloc(c, (size_t)G + 1, sizeof *group, "the group bounds");
     size_t ro = 0;
-    for (int q = 0; q < P; q++) {
-        rdis[q] = (int)ro;
-        ro += (size_t)rcnt[q];
+    for (int g = 0; g < G; g++) {
+        group[g] = ro;
+        for (int q = 0; q < P; q++) {
+            size_t d = (size_t)q * (size_t)G + (size_t)g;
+            rdis[(size_t)g * (size_t)P + (size_t)q] = (int)ro;
+            rg[(size_t)g * (size_t)P + (size_t)q] = rcnt[d];
+            ro += (size_t)rcnt[d];
+        }
     }
+    group[G] = ro;
     uint32_t *r = sam_alloc(c, (ro + 1) * st, sizeof *r, "the sample sort receive buffer");
-    MPI_Alltoallv(sbuf, scnt, sdis, o->type, r, rcnt, rdis, o->type, c->comm);
+    for (int g = 0; g < G; g++) {
+        size_t k = (size_t)g * (size_t)P;
+        MPI_Alltoallv(sbuf, sg + k, sgd + k, o->type, r, rg + k, rdis + k, o->type, c->comm);
+    }
     pc_free(sbuf);
     pc_free(cnt);
     *mout = ro;
     sam_prof_add(SAM_PH_EXCHANGE, &tp);
-    void *res = o->local_sort(c, r, ro);
+    void *res = o->local_sort(c, r, ro, group);
+    pc_free(group);
     sam_prof_add(SAM_PH_LOCAL_SORT, &tp);
     return res;
 }

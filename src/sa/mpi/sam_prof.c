@@ -9,7 +9,7 @@ static double g_phase_s[SAM_PH_COUNT];
 
 static const char *const g_phase_name[SAM_PH_COUNT] = {
     "keys", "splitters", "buckets", "exchange", "local-sort", "names", "route", "fetch", "base",
-    "probe", "ls-keys", "ls-split", "ls-class0", "ls-place", "ls-merge",
+    "probe", "ls-keys", "ls-split", "ls-class0", "ls-place", "ls-merge", "ex-wait",
 };
 
 double sam_prof_mark(void)

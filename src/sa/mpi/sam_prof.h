@@ -26,6 +26,9 @@ typedef enum sam_phase {
     SAM_PH_LS_CLASS0,   /* dc3's final sort: class 0 radix sorted */
     SAM_PH_LS_PLACE,    /* dc3's final sort: sample suffixes placed by rank */
     SAM_PH_LS_MERGE,    /* dc3's final sort: the two classes merged */
+    /* part of SAM_PH_EXCHANGE: its first collective (the counts), where
+     * the ranks wait for the slowest */
+    SAM_PH_EX_WAIT,
     SAM_PH_COUNT
 } sam_phase;
 

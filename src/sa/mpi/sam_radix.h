@@ -137,7 +137,7 @@
         int bits = 0;                                                                           \
         while (bits < 64 && diff >> bits)                                                       \
             bits++;                                                                             \
-        if (m < SAM_MSD_MIN || bits <= 2 * SAM_MSD_DIGIT)                                      \
+        if (m < SAM_MSD_MIN || bits <= 2 * SAM_MSD_DIGIT)                                       \
             return name##_lsd(a, tmp, m, nt_, lo, diff);                                        \
         int shift = bits - SAM_MSD_DIGIT;                                                       \
         size_t nb = (size_t)1 << SAM_MSD_DIGIT;                                                 \

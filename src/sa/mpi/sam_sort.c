@@ -19,8 +19,9 @@ sam_tup *sam_radix_sort(sam_tup *a, sam_tup *tmp, size_t m, int threads)
 }
 
 /* Sorts locally, dying on allocation failure. */
-static void *local_sort(const sam_ctx *c, void *av, size_t m)
+static void *local_sort(const sam_ctx *c, void *av, size_t m, const size_t *group)
 {
+    (void)group; /* one group */
     sam_tup *a = av;
     double tm = sam_prof_mark();
     sam_tup *tmp = sam_alloc(c, m + 1, sizeof *tmp, "the radix sort buffer");
@@ -34,6 +35,6 @@ static void *local_sort(const sam_ctx *c, void *av, size_t m)
 
 sam_tup *sam_sort(const sam_ctx *c, sam_tup *a, size_t m, size_t *mout)
 {
-    const sam_order o = { 3, c->t_tup, sam_tup_cmp, sam_tup_buckets, local_sort };
+    const sam_order o = { 3, c->t_tup, sam_tup_cmp, sam_tup_buckets, local_sort, 1 };
     return sam_sort_by(c, &o, a, m, mout);
 }
