@@ -10,7 +10,8 @@
  *  - few records, or keys of at most two MSD digits: LSD passes of
  *    SAM_RADIX_DIGIT bits over the whole array (one read counts every
  *    pass on one thread; per-thread counts and chunks on several);
- *  - else MSD first: one pass by the top SAM_MSD_DIGIT bits, then every
+ *  - else MSD first: one pass by the top 8 to SAM_MSD_DIGIT bits (as
+ *    many as leave about SAM_MSD_BUCKET records a bucket), then every
  *    bucket sorted by LSD passes of 8 bits (11 for a large bucket) inside
  *    the cache. A pass over the whole array misses the TLB on nearly
  *    every record it scatters; measured on the GPU machine's host on 2.8 M
@@ -31,6 +32,7 @@
 #define SAM_RADIX_DIGIT 11
 #define SAM_MSD_MIN 65536
 #define SAM_MSD_DIGIT 12
+#define SAM_MSD_BUCKET 2048
 
 #define SAM_DEFINE_RADIX64(name, T, KEY)                                                        \
     /* LSD passes over a[0..m) by the digits of KEY - lo where diff has bits */                 \
@@ -139,8 +141,14 @@
             bits++;                                                                             \
         if (m < SAM_MSD_MIN || bits <= 2 * SAM_MSD_DIGIT)                                       \
             return name##_lsd(a, tmp, m, nt_, lo, diff);                                        \
-        int shift = bits - SAM_MSD_DIGIT;                                                       \
-        size_t nb = (size_t)1 << SAM_MSD_DIGIT;                                                 \
+        /* buckets of about SAM_MSD_BUCKET records: fewer and the                               \
+         * passes inside a bucket leave the cache, more and the histograms                      \
+         * of its passes cost more than its records */                                          \
+        int md = 8;                                                                             \
+        while (md < SAM_MSD_DIGIT && m >> md > SAM_MSD_BUCKET)                                  \
+            md++;                                                                               \
+        int shift = bits - md;                                                                  \
+        size_t nb = (size_t)1 << md;                                                            \
         size_t *hist = pc_calloc((size_t)nt_ * nb + nb + 1, sizeof *hist);                      \
         size_t *wk = pc_malloc_array((size_t)nt_ * 8 * 2048, sizeof *wk);                       \
         if (!hist || !wk) {                                                                     \
