@@ -39,7 +39,7 @@
 #include "sam.h"
 #include "sam_prof.h"
 
-/* What every level shares: the two orders and the base-case size. */
+/* What every level shares: the orders of its sorts and the base-case size. */
 typedef struct dc3_run {
     sam_order tri, suf, suf16, suf7;
     int64_t base;
