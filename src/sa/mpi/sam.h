@@ -219,6 +219,13 @@ typedef struct sam_suf7 {
     uint32_t sy_hi, sy_lo, r[3], idx;
 } sam_suf7;
 
+/* The difference cover of dc3-mpi's DC7 level: the residues {0, 1, 3}
+ * mod 7 are its sample. Every table of the DC7 code derives from this. */
+static inline int sam_dc7_sample(int64_t residue)
+{
+    return residue == 0 || residue == 1 || residue == 3;
+}
+
 /* Sets the symbol width of the sam_suf7 records sorted next (main thread,
  * before their sort). */
 void sam_suf7_setup(int bits);

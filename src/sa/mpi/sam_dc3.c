@@ -229,7 +229,7 @@ static red_map red_map3(int64_t n)
 static red_map red_map7(int64_t n)
 {
     red_map r = { 7, { 0 }, 0 };
-    static const int d[3] = { 0, 1, 3 };
+    static const int d[3] = { 0, 1, 3 }; /* red_pos's order, sam_dc7_sample's residues */
     for (int k = 0; k < 3; k++) {
         int64_t size = n > d[k] ? (n - d[k] + 6) / 7 : 0;
         if (d[k] != 3 && n % 7 == d[k])
@@ -395,10 +395,16 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
  * dc3_level. */
 static int32_t *dc7_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run)
 {
-    static const int in_d[7] = { 1, 1, 0, 1, 0, 0, 0 }, before[8] = { 0, 1, 2, 2, 3, 3, 3, 3 };
-    /* off[c]: the offsets t of [0, 7) with c + t mod 7 in {0, 1, 3} */
-    static const uint8_t off[7][3] = { { 0, 1, 3 }, { 0, 2, 6 }, { 1, 5, 6 }, { 0, 4, 5 },
-                                       { 3, 4, 6 }, { 2, 3, 5 }, { 1, 2, 4 } };
+    /* before[x]: the sample residues below x; off[c]: the offsets t of
+     * [0, 7) with c + t mod 7 in the sample, ascending (three of them) */
+    int before[8] = { 0 };
+    uint8_t off[7][3];
+    for (int x = 0; x < 7; x++)
+        before[x + 1] = before[x] + sam_dc7_sample(x);
+    for (int r = 0; r < 7; r++)
+        for (int t = 0, k = 0; t < 7; t++)
+            if (sam_dc7_sample((r + t) % 7))
+                off[r][k++] = (uint8_t)t;
     int level = run->levels++;
     double t0 = pc_time_now();
     int64_t n = c->n, lo = c->lo;
@@ -414,7 +420,7 @@ static int32_t *dc7_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
 #pragma omp parallel for num_threads(b < SAM_PAR_MIN ? 1 : c->threads) schedule(static)
     for (size_t k = 0; k < b; k++) {
         int64_t i = lo + (int64_t)k;
-        if (!in_d[i % 7])
+        if (!sam_dc7_sample(i % 7))
             continue;
         uint64_t l = 0;
         for (int q = 0; q < K; q++)

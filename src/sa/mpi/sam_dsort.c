@@ -214,21 +214,29 @@ int sam_suf16_cmp(const void *x, const void *y)
 static int g_bits7;
 static uint8_t g_l7[7][7], g_slot7[7][7];
 static uint64_t g_mask7[7]; /* the top l x bits bits (none for l = 0) */
+static int g_cls7[4];       /* the residues outside the sample */
+static uint8_t g_group7[8]; /* a residue's group in the final sort */
 
 void sam_suf7_setup(int bits)
 {
-    static const int in_d[7] = { 1, 1, 0, 1, 0, 0, 0 };
     g_bits7 = bits;
+    /* the groups of the final sort: the residues outside the sample in
+     * order (g_cls7), then the sample as group 4 */
+    for (int r = 0, g = 0; r < 7; r++) {
+        g_group7[r] = (uint8_t)(sam_dc7_sample(r) ? 4 : g);
+        if (!sam_dc7_sample(r))
+            g_cls7[g++] = r;
+    }
     for (int l = 0; l < 7; l++)
         g_mask7[l] = l ? ~(uint64_t)0 << (64 - l * bits) : 0;
     for (int a = 0; a < 7; a++)
         for (int t = 0, k = 0; t < 7; t++)
-            if (in_d[(a + t) % 7])
+            if (sam_dc7_sample((a + t) % 7))
                 g_slot7[a][t] = (uint8_t)k++;
     for (int a = 0; a < 7; a++)
         for (int b = 0; b < 7; b++) {
             int t = 0;
-            while (!(in_d[(a + t) % 7] && in_d[(b + t) % 7]))
+            while (!(sam_dc7_sample((a + t) % 7) && sam_dc7_sample((b + t) % 7)))
                 t++;
             g_l7[a][b] = (uint8_t)t;
         }
@@ -377,7 +385,6 @@ static inline uint64_t tup_prefix(const sam_tup *t)
  * low bits of sy_lo). */
 #define NO_GROUP(t) 0
 #define DC3_GROUP(t) ((t)->idx % 3 != 0)
-static const uint8_t g_group7[8] = { 4, 4, 0, 4, 1, 2, 3, 0 };
 #define DC7_GROUP(t) g_group7[(t)->sy_lo & 7]
 
 SAM_DEFINE_BUCKETS(sam_tri_buckets, sam_tri, tri_cmp, tri_prefix, 1, NO_GROUP)
@@ -540,7 +547,6 @@ SAM_DEFINE_PLACE(suf7_place, sam_suf7, r[0])
 void *sam_suf7_local_sort(const sam_ctx *c, void *av, size_t m, const size_t *group)
 {
     /* groups (from the exchange): the classes 2, 4, 5, 6, then the sample */
-    static const int cls[4] = { 2, 4, 5, 6 };
     sam_suf7 *a = av;
     double tm = sam_prof_mark();
     sam_suf7 *b = sam_alloc(c, m + 1, sizeof *b, "the suffix sort buffer");
@@ -548,7 +554,7 @@ void *sam_suf7_local_sort(const sam_ctx *c, void *av, size_t m, const size_t *gr
     const sam_suf7 *list[5];
     size_t len[5];
     for (int g = 0; g < 4; g++) {
-        g_k7 = g_l7[cls[g]][cls[g]] * g_bits7;
+        g_k7 = g_l7[g_cls7[g]][g_cls7[g]] * g_bits7;
         len[g] = group[g + 1] - group[g];
         list[g] = suf7_radix(a + group[g], b + group[g], len[g], c->threads);
         if (!list[g])

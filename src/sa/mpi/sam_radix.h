@@ -35,6 +35,14 @@
 #define SAM_MSD_BUCKET 2048
 
 #define SAM_DEFINE_RADIX64(name, T, KEY)                                                        \
+    /* one scatter: a[b..e) into tmp by the digit (KEY - lo) >> sh & mask, h the                \
+     * first slot of each digit (advanced) */                                                   \
+    static inline void name##_pass(const T *a, T *tmp, size_t b, size_t e, uint64_t lo, int sh, \
+                                   size_t mask, size_t *h)                                      \
+    {                                                                                           \
+        for (size_t i = b; i < e; i++)                                                          \
+            tmp[h[((KEY(&a[i]) - lo) >> sh) & mask]++] = a[i];                                  \
+    }                                                                                           \
     /* LSD passes over a[0..m) by the digits of KEY - lo where diff has bits */                 \
     static T *name##_lsd(T *a, T *tmp, size_t m, int nt_, uint64_t lo, uint64_t diff)           \
     {                                                                                           \
@@ -55,8 +63,7 @@
                     continue; /* every record has the same digit here */                        \
                 size_t *h = hist + (size_t)q * nb;                                              \
                 sam_hist_offsets(h, nb, 1, nb);                                                 \
-                for (size_t i = 0; i < m; i++)                                                  \
-                    tmp[h[((KEY(&a[i]) - lo) >> sh) & mask]++] = a[i];                          \
+                name##_pass(a, tmp, 0, m, lo, sh, mask, h);                                     \
                 T *s_ = a;                                                                      \
                 a = tmp;                                                                        \
                 tmp = s_;                                                                       \
@@ -81,8 +88,7 @@
                 _Pragma("omp barrier")                                                          \
                 _Pragma("omp single")                                                           \
                 sam_hist_offsets(hist, nb, nt, nb);                                             \
-                for (size_t i = b; i < e; i++)                                                  \
-                    tmp[h[((KEY(&a[i]) - lo) >> sh) & mask]++] = a[i];                          \
+                name##_pass(a, tmp, b, e, lo, sh, mask, h);                                     \
             }                                                                                   \
             T *s_ = a;                                                                          \
             a = tmp;                                                                            \
@@ -115,8 +121,7 @@
         for (int q = 0; q < np; q++) {                                                          \
             size_t *h = hist + (size_t)q * nb;                                                  \
             sam_hist_offsets(h, nb, 1, nb);                                                     \
-            for (size_t i = 0; i < m; i++)                                                      \
-                dst[h[((KEY(&src[i]) - lo) >> shift[q]) & mask]++] = src[i];                    \
+            name##_pass(src, dst, 0, m, lo, shift[q], mask, h);                                 \
             T *s_ = src;                                                                        \
             src = dst;                                                                          \
             dst = s_;                                                                           \
