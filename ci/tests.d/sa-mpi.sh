@@ -334,14 +334,21 @@ OMP_NUM_THREADS=3 timeout 60 "${MPIRUN[@]}" -x OMP_NUM_THREADS -np 2 "$M" "$G/re
     --stats "$W/thr.st" --quiet >"$W/thr.log" 2>&1
 grep -q 'threads=3 ' "$W/thr.st" 2>/dev/null && pass || fail "OMP_NUM_THREADS=3 not taken: $(cat "$W/thr.st" 2>/dev/null)"
 
-# SAM_VERBOSE=1: one line of time per phase after the construction, for
-# both algorithms (every phase named, each a number); none without it
-phases='sa-mpi phases \(s, max over ranks\): keys [0-9.]+ splitters [0-9.]+ buckets [0-9.]+ exchange [0-9.]+ local-sort [0-9.]+ names [0-9.]+ route [0-9.]+ fetch [0-9.]+ base [0-9.]+ probe [0-9.]+ ls-keys [0-9.]+ ls-split [0-9.]+ ls-class0 [0-9.]+ ls-place [0-9.]+ ls-merge [0-9.]+ ex-wait [0-9.]+$'
+# SAM_VERBOSE=1: two lines of time per phase after the construction, the
+# maximum and the minimum over the ranks, for both algorithms (every phase
+# named, each a number, no minimum above its maximum); none without it
+phases='sa-mpi phases \(s, (max|min) over ranks\): keys [0-9.]+ splitters [0-9.]+ buckets [0-9.]+ exchange [0-9.]+ local-sort [0-9.]+ names [0-9.]+ route [0-9.]+ fetch [0-9.]+ base [0-9.]+ probe [0-9.]+ ls-keys [0-9.]+ ls-split [0-9.]+ ls-class0 [0-9.]+ ls-place [0-9.]+ ls-merge [0-9.]+ ex-wait [0-9.]+$'
 for algo in dc3 doubling; do
   SAM_VERBOSE=1 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -x SAM_VERBOSE -np 2 "$M" "$G/repeat-997" \
       --no-lcp --quiet --algo "$algo" >"$W/prof.log" 2>&1
-  if [ "$(grep -cE "$phases" "$W/prof.log")" = 1 ]; then pass; else
-    fail "SAM_VERBOSE=1 --algo $algo: no phase line: $(head -c 300 "$W/prof.log")"; fi
+  if [ "$(grep -cE "$phases" "$W/prof.log")" = 2 ] && grep -E "$phases" "$W/prof.log" | awk '
+       $4 == "max" { for (i = 7; i < NF; i += 2) hi[$i] = $(i + 1) }
+       $4 == "min" { for (i = 7; i < NF; i += 2) { lo[$i] = $(i + 1); seen++ } }
+       END { if (seen != 16) exit 1; for (k in lo) if (!(k in hi) || lo[k] + 0 > hi[k] + 0) exit 1 }'; then
+    pass
+  else
+    fail "SAM_VERBOSE=1 --algo $algo: no max and min phase lines: $(head -c 300 "$W/prof.log")"
+  fi
 done
 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -np 2 "$M" "$G/repeat-997" --no-lcp --quiet --algo dc3 \
     >"$W/prof.log" 2>&1

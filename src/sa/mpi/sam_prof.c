@@ -28,12 +28,17 @@ void sam_prof_report(MPI_Comm comm, int rank, int verbose)
 {
     if (!verbose)
         return;
-    double most[SAM_PH_COUNT];
+    /* the slowest rank sets the pace; the fastest shows how much of that
+     * is waiting for it (the imbalance) */
+    double most[SAM_PH_COUNT], least[SAM_PH_COUNT];
     MPI_Reduce(g_phase_s, most, SAM_PH_COUNT, MPI_DOUBLE, MPI_MAX, 0, comm);
+    MPI_Reduce(g_phase_s, least, SAM_PH_COUNT, MPI_DOUBLE, MPI_MIN, 0, comm);
     if (rank != 0)
         return;
-    fprintf(stderr, "sa-mpi phases (s, max over ranks):");
-    for (int k = 0; k < SAM_PH_COUNT; k++)
-        fprintf(stderr, " %s %.3f", g_phase_name[k], most[k]);
-    fputc('\n', stderr);
+    for (int m = 0; m < 2; m++) {
+        fprintf(stderr, "sa-mpi phases (s, %s over ranks):", m ? "min" : "max");
+        for (int k = 0; k < SAM_PH_COUNT; k++)
+            fprintf(stderr, " %s %.3f", g_phase_name[k], m ? least[k] : most[k]);
+        fputc('\n', stderr);
+    }
 }

@@ -1,8 +1,9 @@
 /* sam_prof.h - where parcheck-sa-mpi spends its time, by phase (private to
  * the program). Each phase adds the wall time since a mark; the sums are
  * reported under SAM_VERBOSE=1 as the maximum over the ranks, since the
- * slowest rank sets the pace. Main thread only: the phases run between
- * OpenMP regions. */
+ * slowest rank sets the pace, and the minimum, which shows how far the
+ * others wait for it. Main thread only: the phases run between OpenMP
+ * regions. */
 #ifndef SAM_PROF_H
 #define SAM_PROF_H
 
@@ -38,8 +39,8 @@ double sam_prof_mark(void);
 /* Adds the time since *mark to phase ph and moves *mark to now. */
 void sam_prof_add(sam_phase ph, double *mark);
 
-/* Under verbose, prints one line "sa-mpi phases (s, max over ranks):
- * ..." on rank 0. Collective. */
+/* Under verbose, prints two lines "sa-mpi phases (s, max over ranks):
+ * ..." and "... (s, min over ranks): ..." on rank 0. Collective. */
 void sam_prof_report(MPI_Comm comm, int rank, int verbose);
 
 #endif
