@@ -12,13 +12,20 @@
 # both algorithms forced (--algo dc3, --algo doubling) run at the largest
 # np on both inputs (doubling on the repeat under a time limit: it needs
 # log2(1 MiB) more rounds).
-# Prints one row per run (seconds = the program's own construction time,
-# MB/s = bytes / 10^6 / seconds), the 8 -> 16 speed-up and the targets:
-# >= 30 MB/s at 16 ranks on both inputs, 8 -> 16 ranks >= 1.6x.
-# About 2-3 minutes on a 16-core machine. Under `make bench` (no BUILD
-# argument, PARCHECK set) it runs only on machines with >= 16 cores.
+# Every run but the forced doubling is repeated SA_MPI_HOST_REPS times,
+# the repetitions interleaved: on the GPU machine's host the same binary
+# took 1.8 to 2.8 s for one input from call to call, and phases of equal
+# work up to 1.7 times longer on one core than on another, so one run
+# says little. Prints one row per configuration (the median of its runs
+# and their range; seconds = the program's own construction time, MB/s =
+# bytes / 10^6 / seconds), the 8 -> 16 speed-up and the targets, judged
+# on the medians: >= 30 MB/s at 16 ranks on both inputs, 8 -> 16 ranks
+# >= 1.6x. About 6-8 minutes on a 16-core machine (2-3 with one
+# repetition). Under `make bench` (no BUILD argument, PARCHECK set) it
+# runs only on machines with >= 16 cores.
 # Knobs: SA_MPI_HOST_BYTES (67108864), SA_MPI_HOST_NP ("1 2 4 8 16"),
-# SA_MPI_HOST_LIMIT (seconds per run, 150), PARCHECK_MPIRUN_ARGS.
+# SA_MPI_HOST_REPS (3), SA_MPI_HOST_LIMIT (seconds per run, 150),
+# PARCHECK_MPIRUN_ARGS.
 set -u
 if [ $# -ge 1 ]; then
   BUILD=$1
@@ -35,6 +42,7 @@ P=$BUILD/bin/parcheck
 M=$BUILD/bin/parcheck-sa-mpi
 BYTES=${SA_MPI_HOST_BYTES:-67108864}
 NPS=${SA_MPI_HOST_NP:-1 2 4 8 16}
+REPS=${SA_MPI_HOST_REPS:-3}
 LIMIT=${SA_MPI_HOST_LIMIT:-150}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 [ -x "$P" ] || { echo "$P not built"; exit 2; }
@@ -54,42 +62,62 @@ done
 "$P" gen text --kind text --bytes "$BYTES" --seed 1 ${train[@]+"${train[@]}"} -o "$W/text" >/dev/null || exit 2
 "$P" gen text --kind repeat --bytes "$BYTES" --block $((BYTES / 64)) --seed 2 -o "$W/repeat" \
   >/dev/null || exit 2
-echo "host: $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
+CORES=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+echo "host: $CORES cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
 status=0
 last_np=${NPS##* }
-declare -A secs
-# run KIND ALGO NP: one mpirun; prints the row, records seconds in secs
-run() {
-  local kind=$1 algo=$2 np=$3 out
+declare -A secs runs note
+# once KIND ALGO NP: one mpirun; appends its seconds to runs[KIND-ALGO-NP]
+once() {
+  local kind=$1 algo=$2 np=$3 out key=$1-$2-$3
   rm -f "$W/m.sa" "$W/m.st"
   if ! out=$(timeout "$LIMIT" "${MPIRUN[@]}" -np "$np" "$M" "$W/$kind" --algo "$algo" --no-lcp \
              --sa "$W/m.sa" --stats "$W/m.st" --quiet 2>&1); then
-    printf '%-7s %-9s np=%-3s did not finish in %s s (or failed): %s\n' "$kind" "$algo" "$np" \
-      "$LIMIT" "$(echo "$out" | head -c 200)"
+    note[$key]="did not finish in $LIMIT s (or failed): $(echo "$out" | head -c 200)"
     [ "$algo" = doubling ] || status=1
     return
   fi
-  local s same
-  s=$(grep -o ' seconds=[0-9.]*' "$W/m.st" | cut -d= -f2)
-  same=identical
-  cmp -s "$W/m.sa" "$W/$kind.ref" || { same="DIFFERS from sais"; status=1; }
-  secs[$kind-$algo-$np]=$s
-  local ran=""
-  [ "$algo" = auto ] && ran=" (ran $(grep -o ' algo=[a-z0-9]*' "$W/m.st" | cut -d= -f2), probe $(grep -o 'probe_sorts=[0-9.]*' "$W/m.st" | cut -d= -f2) sorts)"
-  printf '%-7s %-9s np=%-3s %8.2f s %8.1f MB/s  SA %s%s\n' "$kind" "$algo" "$np" "$s" \
-    "$(awk -v b="$BYTES" -v s="$s" 'BEGIN { print b / 1e6 / s }')" "$same" "$ran"
+  cmp -s "$W/m.sa" "$W/$kind.ref" || { note[$key]="SA DIFFERS from sais"; status=1; }
+  runs[$key]="${runs[$key]:-} $(grep -o ' seconds=[0-9.]*' "$W/m.st" | cut -d= -f2)"
+  [ "$algo" = auto ] && note[$key]="${note[$key]:-} (ran $(grep -o ' algo=[a-z0-9]*' "$W/m.st" | cut -d= -f2), probe $(grep -o 'probe_sorts=[0-9.]*' "$W/m.st" | cut -d= -f2) sorts)"
+}
+# row KIND ALGO NP: the median of its runs (kept in secs), their range
+row() {
+  local kind=$1 algo=$2 np=$3 key=$1-$2-$3 stats
+  if [ -z "${runs[$key]:-}" ]; then
+    printf '%-7s %-9s np=%-3s %s\n' "$kind" "$algo" "$np" "${note[$key]:-no run}"
+    return
+  fi
+  stats=$(echo "${runs[$key]}" | tr ' ' '\n' | grep . | sort -g | awk '
+    { v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                         printf "%s %s %s %d", m, v[1], v[NR], NR }')
+  # shellcheck disable=SC2086 # four numbers, split on purpose
+  set -- $stats
+  secs[$key]=$1
+  local same="SA identical"
+  case "${note[$key]:-}" in *DIFFERS*) same="SA DIFFERS from sais" ;; esac
+  printf '%-7s %-9s np=%-3s %8.2f s %8.1f MB/s  (median of %d: %.2f-%.2f s)  %s%s\n' "$kind" "$algo" "$np" \
+    "$1" "$(awk -v b="$BYTES" -v s="$1" 'BEGIN { print b / 1e6 / s }')" "$4" "$2" "$3" "$same" \
+    "$(echo "${note[$key]:-}" | sed 's/SA DIFFERS from sais//; s/^\( (ran [^)]*)\).*/\1/')"
 }
 for kind in text repeat; do
-  if ! "$P" sa "$W/$kind" --impl sais --threads "$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" --out-sa "$W/$kind.ref" \
+  if ! "$P" sa "$W/$kind" --impl sais --threads "$CORES" --out-sa "$W/$kind.ref" \
        >"$W/ref.log" 2>&1; then
     echo "reference (sais) failed on $kind: $(head -c 300 "$W/ref.log")"
     exit 1
   fi
-  for np in $NPS; do run "$kind" auto "$np"; done
-  run "$kind" dc3 "$last_np"
-  run "$kind" doubling "$last_np"
+  # the repetitions interleaved, so that a host that slows down for a
+  # while slows every rank count alike
+  for _ in $(seq "$REPS"); do
+    for np in $NPS; do once "$kind" auto "$np"; done
+    once "$kind" dc3 "$last_np"
+  done
+  once "$kind" doubling "$last_np"
+  for np in $NPS; do row "$kind" auto "$np"; done
+  row "$kind" dc3 "$last_np"
+  row "$kind" doubling "$last_np"
 done
-echo "targets (dc3-mpi, --algo auto):"
+echo "targets (dc3-mpi, --algo auto; medians):"
 for kind in text repeat; do
   s16=${secs[$kind-auto-16]:-} s8=${secs[$kind-auto-8]:-}
   if [ -n "$s16" ]; then
