@@ -353,6 +353,26 @@ done
 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -np 2 "$M" "$G/repeat-997" --no-lcp --quiet --algo dc3 \
     >"$W/prof.log" 2>&1
 if grep -q 'sa-mpi phases' "$W/prof.log"; then fail "phase line without SAM_VERBOSE"; else pass; fi
+# SAM_VERBOSE=2: also a line a rank (its host and processor), the max and
+# min lines being each phase's maximum and minimum over those lines; on
+# 200 KB through distributed levels, so that the times are not all zero
+SAM_VERBOSE=2 SAM_DC3_BASE=0 OMP_NUM_THREADS=1 timeout 60 "${MPIRUN[@]}" -x SAM_VERBOSE -np 3 "$M" \
+    "$G/text-s3" --no-lcp --quiet --algo dc3 >"$W/prof.log" 2>&1
+ranks='sa-mpi phases \(s, rank [0-2], [^ ]+ cpu -?[0-9]+\): keys [0-9.]+( [a-z0-9-]+ [0-9.]+){15}$'
+if [ "$(grep -cE "$ranks" "$W/prof.log")" = 3 ] && [ "$(grep -cE "$phases" "$W/prof.log")" = 2 ] &&
+   grep -E "$phases|$ranks" "$W/prof.log" | awk '
+     { head = $4 == "max" || $4 == "min" ? $4 : "rank"; f = head == "rank" ? 9 : 7 }
+     { for (i = f; i < NF; i += 2) {
+         if (head == "max") hi[$i] = $(i + 1); else if (head == "min") lo[$i] = $(i + 1)
+         else { if (!($i in mx) || $(i + 1) + 0 > mx[$i]) mx[$i] = $(i + 1) + 0
+                if (!($i in mn) || $(i + 1) + 0 < mn[$i]) mn[$i] = $(i + 1) + 0
+                if ($(i + 1) + 0 > 0) nonzero++ } } }
+     END { if (length(mx) != 16 || !nonzero) exit 1
+           for (k in mx) if (hi[k] + 0 != mx[k] || lo[k] + 0 != mn[k]) exit 1 }'; then
+  pass
+else
+  fail "SAM_VERBOSE=2: no consistent rank lines: $(head -c 400 "$W/prof.log")"
+fi
 
 # bad usage: a clear message, a non-zero exit, no hang
 expect_err() { # pattern np args...

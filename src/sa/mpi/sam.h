@@ -17,7 +17,7 @@
 typedef struct sam_ctx {
     MPI_Comm comm;
     int rank, np, threads;
-    int verbose;         /* SAM_VERBOSE=1: per-round timings on stderr */
+    int verbose;         /* SAM_VERBOSE=1: per-round timings on stderr; 2: and per rank */
     int64_t n;           /* text length */
     int64_t lo, hi;      /* this rank's block */
     int64_t *bounds;     /* bounds[r] = first position of block r, r in [0, np] */

@@ -39,7 +39,8 @@ void sam_ctx_init(sam_ctx *c, MPI_Comm comm, int64_t n, int threads)
     MPI_Comm_rank(comm, &c->rank);
     MPI_Comm_size(comm, &c->np);
     c->threads = threads;
-    c->verbose = getenv("SAM_VERBOSE") && getenv("SAM_VERBOSE")[0] == '1';
+    const char *v = getenv("SAM_VERBOSE");
+    c->verbose = v && (v[0] == '1' || v[0] == '2') ? v[0] - '0' : 0;
     c->n = n;
     c->bounds = sam_alloc(c, (size_t)c->np + 1, sizeof *c->bounds, "the block bounds");
     for (int r = 0; r <= c->np; r++)

@@ -40,7 +40,10 @@ double sam_prof_mark(void);
 void sam_prof_add(sam_phase ph, double *mark);
 
 /* Under verbose, prints two lines "sa-mpi phases (s, max over ranks):
- * ..." and "... (s, min over ranks): ..." on rank 0. Collective. */
+ * ..." and "... (s, min over ranks): ..." on rank 0; under verbose 2
+ * (SAM_VERBOSE=2) also one line a rank, "sa-mpi phases (s, rank R, HOST
+ * cpu C): ...", C the processor it ran on last (-1 where unknown).
+ * Collective. */
 void sam_prof_report(MPI_Comm comm, int rank, int verbose);
 
 #endif
