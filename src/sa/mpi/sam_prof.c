@@ -61,6 +61,7 @@ void sam_prof_report(MPI_Comm comm, int rank, int verbose)
         int cpu;
         char host[64];
     } mine, *all = NULL;
+    memset(&mine, 0, sizeof mine); /* its padding goes out too */
     memcpy(mine.s, g_phase_s, sizeof mine.s);
 #ifdef __linux__
     mine.cpu = sched_getcpu();
@@ -71,6 +72,8 @@ void sam_prof_report(MPI_Comm comm, int rank, int verbose)
     int len = 0;
     MPI_Get_processor_name(name, &len);
     snprintf(mine.host, sizeof mine.host, "%.*s", len, name);
+    for (char *h = mine.host; *h; h++) /* one word in the line */
+        *h = *h == ' ' ? '_' : *h;
     if (rank == 0)
         all = pc_malloc_array((size_t)np, sizeof *all);
     /* a rank 0 without the memory still takes part (the others block in
