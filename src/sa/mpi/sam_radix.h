@@ -43,60 +43,52 @@
         for (size_t i = b; i < e; i++)                                                          \
             tmp[h[((KEY(&a[i]) - lo) >> sh) & mask]++] = a[i];                                  \
     }                                                                                           \
-    /* LSD passes over a[0..m) by the digits of KEY - lo where diff has bits */                 \
-    static T *name##_lsd(T *a, T *tmp, size_t m, int nt_, uint64_t lo, uint64_t diff)           \
-    {                                                                                           \
-        const size_t nb = (size_t)1 << SAM_RADIX_DIGIT, mask = nb - 1;                          \
-        if (nt_ == 1) {                                                                         \
-            enum { NPASS = (64 + SAM_RADIX_DIGIT - 1) / SAM_RADIX_DIGIT };                      \
-            size_t *hist = pc_calloc((size_t)NPASS * nb, sizeof *hist);                         \
-            if (!hist)                                                                          \
-                return NULL;                                                                    \
-            for (size_t i = 0; i < m; i++) {                                                    \
-                uint64_t k = KEY(&a[i]) - lo;                                                   \
-                for (int q = 0; q < NPASS; q++)                                                 \
-                    hist[(size_t)q * nb + ((k >> (q * SAM_RADIX_DIGIT)) & mask)]++;             \
-            }                                                                                   \
-            for (int q = 0; q < NPASS; q++) {                                                   \
-                int sh = q * SAM_RADIX_DIGIT;                                                   \
-                if (!((diff >> sh) & mask))                                                     \
-                    continue; /* every record has the same digit here */                        \
-                size_t *h = hist + (size_t)q * nb;                                              \
-                sam_hist_offsets(h, nb, 1, nb);                                                 \
-                name##_pass(a, tmp, 0, m, lo, sh, mask, h);                                     \
-                T *s_ = a;                                                                      \
-                a = tmp;                                                                        \
-                tmp = s_;                                                                       \
-            }                                                                                   \
-            pc_free(hist);                                                                      \
-            return a;                                                                           \
-        }                                                                                       \
-        size_t *hist = pc_calloc((size_t)nt_ * nb, sizeof *hist);                               \
-        if (!hist)                                                                              \
-            return NULL;                                                                        \
-        for (int sh = 0; sh < 64; sh += SAM_RADIX_DIGIT) {                                      \
-            if (!((diff >> sh) & mask))                                                         \
-                continue;                                                                       \
-            _Pragma("omp parallel num_threads(nt_)")                                            \
-            {                                                                                   \
-                int t = omp_get_thread_num(), nt = omp_get_num_threads();                       \
-                size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;    \
-                size_t *h = hist + (size_t)t * nb;                                              \
-                memset(h, 0, nb * sizeof *h);                                                   \
-                for (size_t i = b; i < e; i++)                                                  \
-                    h[((KEY(&a[i]) - lo) >> sh) & mask]++;                                      \
-                _Pragma("omp barrier")                                                          \
-                _Pragma("omp single")                                                           \
-                sam_hist_offsets(hist, nb, nt, nb);                                             \
-                name##_pass(a, tmp, b, e, lo, sh, mask, h);                                     \
-            }                                                                                   \
-            T *s_ = a;                                                                          \
-            a = tmp;                                                                            \
-            tmp = s_;                                                                           \
-        }                                                                                       \
-        pc_free(hist);                                                                          \
-        return a;                                                                               \
-    }                                                                                           \
+    /* LSD passes over a[0..m) by the digits of KEY - lo where diff has                     \
+     * bits. One thread counts every pass in one read (a digit's counts do                  \
+     * not depend on the order); several count each pass in their chunks. */                \
+    static T *name##_lsd(T *a, T *tmp, size_t m, int nt_, uint64_t lo, uint64_t diff)       \
+    {                                                                                       \
+        enum { NPASS = (64 + SAM_RADIX_DIGIT - 1) / SAM_RADIX_DIGIT };                      \
+        const size_t nb = (size_t)1 << SAM_RADIX_DIGIT, mask = nb - 1;                      \
+        size_t *hist = pc_calloc((size_t)(nt_ == 1 ? NPASS : nt_) * nb, sizeof *hist);      \
+        if (!hist)                                                                          \
+            return NULL;                                                                    \
+        if (nt_ == 1)                                                                       \
+            for (size_t i = 0; i < m; i++) {                                                \
+                uint64_t k = KEY(&a[i]) - lo;                                               \
+                for (int q = 0; q < NPASS; q++)                                             \
+                    hist[(size_t)q * nb + ((k >> (q * SAM_RADIX_DIGIT)) & mask)]++;         \
+            }                                                                               \
+        for (int q = 0; q < NPASS; q++) {                                                   \
+            int sh = q * SAM_RADIX_DIGIT;                                                   \
+            if (!((diff >> sh) & mask))                                                     \
+                continue; /* every record has the same digit here */                        \
+            if (nt_ == 1) {                                                                 \
+                size_t *h = hist + (size_t)q * nb;                                          \
+                sam_hist_offsets(h, nb, 1, nb);                                             \
+                name##_pass(a, tmp, 0, m, lo, sh, mask, h);                                 \
+            } else {                                                                        \
+                _Pragma("omp parallel num_threads(nt_)")                                    \
+                {                                                                           \
+                    int t = omp_get_thread_num(), nt = omp_get_num_threads();               \
+                    size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;\
+                    size_t *h = hist + (size_t)t * nb;                                      \
+                    memset(h, 0, nb * sizeof *h);                                           \
+                    for (size_t i = b; i < e; i++)                                          \
+                        h[((KEY(&a[i]) - lo) >> sh) & mask]++;                              \
+                    _Pragma("omp barrier")                                                  \
+                    _Pragma("omp single")                                                   \
+                    sam_hist_offsets(hist, nb, nt, nb);                                     \
+                    name##_pass(a, tmp, b, e, lo, sh, mask, h);                             \
+                }                                                                           \
+            }                                                                               \
+            T *s_ = a;                                                                      \
+            a = tmp;                                                                        \
+            tmp = s_;                                                                       \
+        }                                                                                   \
+        pc_free(hist);                                                                      \
+        return a;                                                                           \
+    }                                                                                       \
     /* b[0..m), which share their top digit, sorted into x[0..m) (b is                          \
      * scratch); hist: 8 x 2^11 counts */                                                       \
     static void name##_bucket(T *b, T *x, size_t m, size_t *hist)                               \
