@@ -207,7 +207,11 @@ ref "$G/n2-aa" && run n2-aa-dc3-omp "$G/n2-aa" 4 2 --algo dc3
 # span over 24 bits (600 KB of text at np 1: the keys, the DC7 classes,
 # the doubling's rounds), with their buckets shared among threads; where
 # half the keys share the top digit (lines of 499 'a': 94% of the keys
-# are all 'a') they fall back to the LSD passes
+# are all 'a') they fall back to the LSD passes. Inside a bucket the text
+# takes every way of sam_radix.h's name##_bucket (counted in a traced
+# build, 2026-11-27: at dc3, 474 buckets by the sub-digit pass with 41992
+# insertion sorts and 442 sub-buckets by LSD passes, 226 buckets by LSD
+# passes alone)
 gen --bytes 600000 --kind text --seed 12 -o "$G/text-600k"
 yes "$(printf %0499d 0 | tr 0 a)" | head -c 600000 > "$G/mostly-a"
 for f in text-600k mostly-a; do
