@@ -37,9 +37,11 @@
 #define SAM_MSD_DIGIT 12
 #define SAM_MSD_BUCKET 2048
 /* inside a bucket: a pass by 8 bits, insertion sorts from 32 records
- * down; the LSD passes' counts (8 x 2^11), then the pass's (2^8 + 1) */
+ * down, decided on every SAM_SUB_SAMPLE-th record; the LSD passes'
+ * counts (8 x 2^11), then the pass's (2^8 + 1) */
 #define SAM_SUB_DIGIT 8
 #define SAM_SUB_INSERT 32
+#define SAM_SUB_SAMPLE 8
 #define SAM_SUB_LSD (8 * 2048)
 #define SAM_SUB_WORK (SAM_SUB_LSD + (1 << SAM_SUB_DIGIT) + 1)
 
@@ -168,13 +170,15 @@
             bits++;                                                                             \
         int sh = bits > SAM_SUB_DIGIT ? bits - SAM_SUB_DIGIT : 0;                               \
         size_t nb = (size_t)1 << (bits - sh), *h = hist + SAM_SUB_LSD;                          \
-        if (sh) { /* do the bits spread the keys? every 8th record says */                      \
+        if (sh) { /* do the bits spread the keys? a sample says */                              \
             memset(h, 0, nb * sizeof *h);                                                       \
-            for (size_t i = 0; i < m; i += 8)                                                   \
+            for (size_t i = 0; i < m; i += SAM_SUB_SAMPLE)                                      \
                 h[(KEY(&b[i]) - lo) >> sh]++;                                                   \
             size_t big = 0;                                                                     \
-            for (size_t d = 0; d < nb; d++)                                                     \
-                big += h[d] * 8 > SAM_SUB_INSERT ? h[d] * 8 : 0;                                \
+            for (size_t d = 0; d < nb; d++) {                                                   \
+                size_t est = h[d] * SAM_SUB_SAMPLE; /* the sub-bucket's size, estimated */      \
+                big += est > SAM_SUB_INSERT ? est : 0;                                          \
+            }                                                                                   \
             if (big > m / 2) {                                                                  \
                 name##_bucket_lsd(b, x, m, lo, diff, hist);                                     \
                 return;                                                                         \
