@@ -50,6 +50,29 @@ static int alloc_should_fail(void)
  * peak bytes can be measured per implementation without an external tool,
  * and the user pointer keeps 64-byte alignment. */
 #define ALLOC_HDR 64
+#define ALLOC_SLACK 48 /* malloc aligns to 16 at least */
+
+/* The header of the block at user pointer p: its size and the pointer
+ * that malloc or realloc returned. */
+static void alloc_header_set(char *p, size_t n, char *raw)
+{
+    memcpy(p - ALLOC_HDR, &n, sizeof n);
+    memcpy(p - ALLOC_HDR + sizeof n, &raw, sizeof raw);
+}
+
+static size_t alloc_header_size(const char *p)
+{
+    size_t n;
+    memcpy(&n, p - ALLOC_HDR, sizeof n);
+    return n;
+}
+
+static char *alloc_header_raw(const char *p)
+{
+    char *raw;
+    memcpy(&raw, p - ALLOC_HDR + sizeof(size_t), sizeof raw);
+    return raw;
+}
 
 static void alloc_account(long long delta)
 {
@@ -61,15 +84,21 @@ static void alloc_account(long long delta)
 
 void *pc_malloc(size_t n)
 {
-    if (alloc_should_fail() || n > SIZE_MAX - ALLOC_HDR)
+    if (alloc_should_fail())
         return NULL;
-    void *p = NULL;
-    if (posix_memalign(&p, 64, n + ALLOC_HDR) != 0)
+    /* malloc's 16-byte alignment, raised to 64 inside the block: unlike
+     * posix_memalign this leaves a freed block whole for the next request
+     * of its size, which then finds its pages already mapped */
+    if (n > SIZE_MAX - ALLOC_HDR - ALLOC_SLACK)
         return NULL;
-    *(size_t *)p = n;
+    char *raw = malloc(n + ALLOC_HDR + ALLOC_SLACK);
+    if (!raw)
+        return NULL;
+    char *p = (char *)(((uintptr_t)raw + ALLOC_HDR + 63) & ~(uintptr_t)63);
+    alloc_header_set(p, n, raw);
     atomic_fetch_add(&g_live, 1);
     alloc_account((long long)n);
-    return (char *)p + ALLOC_HDR;
+    return p;
 }
 
 void *pc_malloc_array(size_t count, size_t size)
@@ -91,12 +120,25 @@ void *pc_realloc(void *p, size_t n)
 {
     if (alloc_should_fail() || n > SIZE_MAX - ALLOC_HDR)
         return NULL;
-    char *base = p ? (char *)p - ALLOC_HDR : NULL;
-    size_t old = base ? *(size_t *)base : 0;
+    char *base = p ? alloc_header_raw(p) : NULL;
+    size_t old = p ? alloc_header_size(p) : 0;
+    if (base && base + ALLOC_HDR != (char *)p) {
+        /* a block of pc_malloc, its header further in: realloc would copy
+         * the data to another offset, so copy it here */
+        char *q = malloc(n + ALLOC_HDR);
+        if (!q)
+            return NULL;
+        memcpy(q + ALLOC_HDR, p, old < n ? old : n);
+        free(base);
+        alloc_header_set(q + ALLOC_HDR, n, q);
+        alloc_account((long long)n - (long long)old);
+        return q + ALLOC_HDR;
+    }
+    /* a block of pc_realloc starts its header where realloc's block starts */
     char *q = realloc(base, n + ALLOC_HDR);
     if (!q)
         return NULL;
-    *(size_t *)q = n;
+    alloc_header_set(q + ALLOC_HDR, n, q);
     if (!p)
         atomic_fetch_add(&g_live, 1);
     alloc_account((long long)n - (long long)old);
@@ -115,10 +157,9 @@ char *pc_strdup(const char *s)
 void pc_free(void *p)
 {
     if (p) {
-        char *base = (char *)p - ALLOC_HDR;
         atomic_fetch_sub(&g_live, 1);
-        alloc_account(-(long long)*(size_t *)base);
-        free(base);
+        alloc_account(-(long long)alloc_header_size(p));
+        free(alloc_header_raw(p));
     }
 }
 

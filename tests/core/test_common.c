@@ -61,6 +61,24 @@ START_TEST(test_alloc_accounting_and_alignment)
     char *s = pc_strdup("abc");
     ck_assert_str_eq(s, "abc");
     pc_free(s);
+    /* every size 64-byte aligned; a pc_malloc block resized by pc_realloc
+     * (its header further in than realloc's) keeps its bytes */
+    for (size_t n = 0; n < 300; n += 7) {
+        unsigned char *b = pc_malloc(n + 1);
+        ck_assert_ptr_nonnull(b);
+        ck_assert_int_eq((uintptr_t)b % 64, 0);
+        for (size_t k = 0; k <= n; k++)
+            b[k] = (unsigned char)(k * 31 + n);
+        unsigned char *g = pc_realloc(b, 2 * n + 2);
+        ck_assert_ptr_nonnull(g);
+        for (size_t k = 0; k <= n; k++)
+            ck_assert_int_eq(g[k], (unsigned char)(k * 31 + n));
+        g = pc_realloc(g, n / 2 + 1);
+        for (size_t k = 0; k <= n / 2; k++)
+            ck_assert_int_eq(g[k], (unsigned char)(k * 31 + n));
+        pc_free(g);
+    }
+    ck_assert_int_eq(pc_alloc_bytes(), before);
 }
 END_TEST
 
