@@ -210,7 +210,12 @@ static uint64_t name_sorted(const sam_ctx *c, const uint32_t *t, size_t m, int w
     return tot;
 }
 
-static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run);
+/* Where a reduced level's sorted order goes instead of an SA block: the
+ * ranks of the level above (see ranks_by_recursion). */
+typedef struct dc3_sink dc3_sink;
+
+static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run,
+                          const dc3_sink *up);
 
 /* Where the sample positions sit in the reduced string: DC3 (mod 3 in
  * {1, 2}: the mod-1 names, then the mod-2 names) or DC7 (mod 7 in {0, 1,
@@ -271,11 +276,41 @@ static inline int64_t red_pos(const red_map *r, int64_t j)
     return j < r->off[3] ? 7 * (j - r->off[1]) + 1 : 7 * (j - r->off[3]) + 3;
 }
 
+struct dc3_sink {
+    const sam_ctx *c; /* the level above */
+    const red_map *map; /* where its sample positions sit in this level */
+    uint32_t *rk; /* its ranks, zeroed */
+};
+
+/* The ranks of the level above from this reduced level's sorted slice
+ * pos[0..m) (positions of R, this rank's stretch of R's suffix array):
+ * the suffix at index x of that array has rank x + 1, stored at the text
+ * position of the level above that the R position stands for (a dummy
+ * has none). Collective; frees pos. One routing, without R's suffix
+ * array stored in blocks in between. */
+static void sink_ranks(const sam_ctx *c, const dc3_sink *up, uint32_t *pos, size_t m)
+{
+    uint64_t mm = m, off = 0;
+    MPI_Exscan(&mm, &off, 1, MPI_UINT64_T, MPI_SUM, c->comm);
+    if (c->rank == 0)
+        off = 0;
+    int64_t n = up->c->n;
+    sam_pair *p = sam_alloc(c, m + 1, sizeof *p, "the sample ranks");
+    size_t k = 0;
+    for (size_t j = 0; j < m; j++) {
+        int64_t tp = red_pos(up->map, pos[j]);
+        if (tp < n)
+            p[k++] = (sam_pair){ (uint32_t)tp, (uint32_t)(off + j + 1) };
+    }
+    pc_free(pos);
+    sam_route_store(up->c, p, k, up->rk, SIZE_MAX, "sample ranks");
+}
+
 /* Step 3 on a reduced string: the names routed to their places in R (map
  * gives them), R sorted recursively, and each sample position's rank (1 +
- * index in R's suffix array) routed back into rk[0..b) of this level.
- * Takes ownership of names[0..m); sigma: the number of distinct names,
- * the alphabet of R. */
+ * index in R's suffix array) routed back into rk[0..b) of this level
+ * (zeroed by the caller). Takes ownership of names[0..m); sigma: the
+ * number of distinct names, the alphabet of R. */
 static void ranks_by_recursion(const sam_ctx *c, const red_map *map, sam_pair *names, size_t m,
                                uint64_t sigma, uint32_t *rk, dc3_run *run)
 {
@@ -292,7 +327,14 @@ static void ranks_by_recursion(const sam_ctx *c, const red_map *map, sam_pair *n
     int bits = 1; /* the names are 1..sigma */
     while (bits < 32 && sigma >> bits)
         bits++;
-    int32_t *sa2 = dc3_level(&c2, s2, 3, 3 * bits <= 64 ? bits : 32, run); /* frees s2 */
+    dc3_sink up = { c, map, rk };
+    /* frees s2; a level that sorts stores the ranks itself (NULL), the
+     * base case returns R's suffix array in blocks */
+    int32_t *sa2 = dc3_level(&c2, s2, 3, 3 * bits <= 64 ? bits : 32, run, &up);
+    if (!sa2) {
+        sam_ctx_free(&c2);
+        return;
+    }
     sam_pair *p = sam_alloc(&c2, b2 + 1, sizeof *p, "the sample ranks");
     size_t k = 0;
     for (size_t j = 0; j < b2; j++) {
@@ -334,17 +376,24 @@ static uint64_t sample_ranks(const sam_ctx *c, const red_map *map, uint32_t *t, 
 
 /* Steps 4-5 after the records f (one per position of the block) are
  * built: sorted in o's order, the slices in rank order stored as this
- * rank's SA block (returned). Under verbose rank 0 prints the level's
- * line (cover: "dc3" or "dc7"; t0 the level's start, t1 the end of its
- * sample ranks). */
-static int32_t *final_sort(const sam_ctx *c, const sam_order *o, void *f, const char *cover,
-                           int level, uint64_t distinct, int64_t nr, double t0, double t1)
+ * rank's SA block (returned), or, on a reduced level (up not NULL), as
+ * the ranks of the level above (NULL returned). Under verbose rank 0
+ * prints the level's line (cover: "dc3" or "dc7"; t0 the level's start,
+ * t1 the end of its sample ranks). */
+static int32_t *final_sort(const sam_ctx *c, const sam_order *o, void *f, const dc3_sink *up,
+                           const char *cover, int level, uint64_t distinct, int64_t nr,
+                           double t0, double t1)
 {
     size_t b = (size_t)(c->hi - c->lo), ms;
     uint32_t *pos = sam_sort_by(c, o, f, b, &ms);
-    uint32_t *SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
-    sam_store_run(c, pos, ms, SA, "the suffix array");
-    pc_free(pos);
+    uint32_t *SA = NULL;
+    if (up) {
+        sink_ranks(c, up, pos, ms);
+    } else {
+        SA = sam_alloc(c, b + 1, sizeof *SA, "the suffix array block");
+        sam_store_run(c, pos, ms, SA, "the suffix array");
+        pc_free(pos);
+    }
     if (c->verbose && c->rank == 0)
         fprintf(stderr, "sa-mpi %s: level %d n=%lld: %llu distinct names of %lld; keys, "
                 "names and deeper levels %.3f s, final sort %.3f s\n", cover, level,
@@ -355,8 +404,11 @@ static int32_t *final_sort(const sam_ctx *c, const sam_order *o, void *f, const 
 
 /* One level (see the top of the file). s[0 .. b + K - 1): the block and
  * the K - 1 symbols after it (0 past the end), freed here. Returns the
- * level's SA block. */
-static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run)
+ * level's SA block; on a reduced level (up not NULL) that sorts, NULL
+ * once the ranks of the level above are stored (the base case returns
+ * its SA block all the same). */
+static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_run *run,
+                          const dc3_sink *up)
 {
     if (c->n <= run->base) {
         double t = sam_prof_mark();
@@ -398,8 +450,8 @@ static int32_t *dc3_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     pc_free(rk);
     pc_free(s);
     sam_prof_add(SAM_PH_KEYS, &tp);
-    return final_sort(c, narrow ? &run->suf16 : &run->suf, f, "dc3", level, distinct, map.nr,
-                      t0, t1);
+    return final_sort(c, narrow ? &run->suf16 : &run->suf, f, up, "dc3", level, distinct,
+                      map.nr, t0, t1);
 }
 
 /* The first level by DC7 (difference cover {0, 1, 3} mod 7): 3/7 of the
@@ -472,7 +524,7 @@ static int32_t *dc7_level(const sam_ctx *c, uint32_t *s, int K, int bits, dc3_ru
     pc_free(s);
     sam_prof_add(SAM_PH_KEYS, &tp);
     sam_suf7_setup(bits);
-    return final_sort(c, &run->suf7, f, "dc7", level, distinct, map.nr, t0, t1);
+    return final_sort(c, &run->suf7, f, NULL, "dc7", level, distinct, map.nr, t0, t1);
 }
 
 int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
@@ -524,7 +576,7 @@ int32_t *sam_dc3_build(const sam_ctx *c, uint8_t *text, int *levels)
     const char *first = getenv("SAM_DC7");
     int32_t *SA = n > run.base && K >= 7 && !(first && !strcmp(first, "0"))
                       ? dc7_level(c, s, K, bits, &run)
-                      : dc3_level(c, s, K, bits, &run);
+                      : dc3_level(c, s, K, bits, &run, NULL);
     MPI_Type_free(&run.tri.type);
     MPI_Type_free(&run.suf.type);
     MPI_Type_free(&run.suf16.type);
