@@ -412,15 +412,7 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m, const size_t *gro
  * distinct, and a sample sort's bucket holds a contiguous stretch of the
  * sample order, so its ranks are an interval, less at most the rank the
  * dummy position took (it has no suffix). Anything else is an internal
- * error. Two passes: the records by the top bits of their rank into at
- * most SAM_PLACE_HEADS stretches of y (2^SAM_PLACE_SHIFT ranks or more),
- * then each stretch put in order inside the cache. Straight to its place,
- * nearly every record missed the TLB and the cache; the stretches' heads
- * are few enough to stay in both (at np 1 on 16 MiB of a block repeated,
- * 0.47 s against 0.85). */
-#define SAM_PLACE_SHIFT 11
-#define SAM_PLACE_HEADS 512
-
+ * error. */
 #define SAM_DEFINE_PLACE(name, T, RANK)                                                         \
     static T *name(const sam_ctx *c, const T *x, size_t m, T *y)                                \
     {                                                                                           \
@@ -432,77 +424,34 @@ void *sam_tri_local_sort(const sam_ctx *c, void *av, size_t m, const size_t *gro
             hi = x[i].RANK > hi ? x[i].RANK : hi;                                               \
         }                                                                                       \
         size_t span = (size_t)(hi - lo) + 1;                                                    \
-        if (span != m && span != m + 1)                                                         \
-            sam_die(c, "internal error: %zu sample ranks span %zu", m, span);                   \
-        int sh = SAM_PLACE_SHIFT;                                                               \
-        while ((span - 1) >> sh >= SAM_PLACE_HEADS)                                             \
-            sh++;                                                                               \
-        const size_t width = (size_t)1 << sh;                                                   \
-        size_t nb = ((span - 1) >> sh) + 1;                                                     \
         int T_ = m < SAM_PAR_MIN ? 1 : c->threads;                                              \
-        size_t *h = sam_alloc(c, (size_t)T_ * nb + 1, sizeof *h, "the rank stretches");       \
-        size_t *first = sam_alloc(c, nb + 1, sizeof *first, "the rank stretches");            \
-        T *z = sam_alloc(c, (size_t)T_ * width, sizeof *z, "the rank places");                 \
-        int twice = 0;                                                                          \
-        (void)T_; /* the threads' count, unused without OpenMP */                               \
-        _Pragma("omp parallel num_threads(T_) reduction(| : twice)")                           \
-        {                                                                                       \
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
-            size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;        \
-            size_t *ht = h + (size_t)t * nb;                                                    \
-            memset(ht, 0, sizeof *ht * nb);                                                     \
-            for (size_t i = b; i < e; i++)                                                      \
-                ht[(x[i].RANK - lo) >> sh]++;                                                   \
-            _Pragma("omp barrier")                                                              \
-            _Pragma("omp single")                                                               \
-            {                                                                                   \
-                size_t off = 0;                                                                 \
-                for (size_t k = 0; k < nb; k++) {                                               \
-                    first[k] = off;                                                             \
-                    for (int u = 0; u < nt; u++) {                                              \
-                        size_t v = h[(size_t)u * nb + k];                                       \
-                        h[(size_t)u * nb + k] = off;                                            \
-                        off += v;                                                               \
-                    }                                                                           \
-                }                                                                               \
-                first[nb] = off;                                                                \
-            }                                                                                   \
-            for (size_t i = b; i < e; i++)                                                      \
-                y[ht[(x[i].RANK - lo) >> sh]++] = x[i];                                         \
-            _Pragma("omp barrier")                                                              \
-            /* each stretch through z: a full one (width ranks, or the last                     \
-             * one's rest) needs no marks; the one with the dummy's gap is                      \
-             * marked and closed up */                                                          \
-            T *zt = z + (size_t)t * width;                                                      \
-            _Pragma("omp for schedule(static)")                                                 \
-            for (size_t k = 0; k < nb; k++) {                                                   \
-                size_t b0 = first[k], e0 = first[k + 1], r0 = k << sh;                          \
-                size_t w = span - r0 < width ? span - r0 : width;                               \
-                uint32_t base = lo + (uint32_t)r0;                                              \
-                if (e0 - b0 == w) {                                                             \
-                    for (size_t j = b0; j < e0; j++)                                            \
-                        zt[y[j].RANK - base] = y[j];                                            \
-                    memcpy(y + b0, zt, sizeof *zt * w);                                         \
-                    continue;                                                                   \
-                }                                                                               \
-                for (size_t r = 0; r < w; r++)                                                  \
-                    zt[r].idx = UINT32_MAX; /* no position is that large */                     \
-                for (size_t j = b0; j < e0; j++) {                                              \
-                    T *d = &zt[y[j].RANK - base];                                               \
-                    twice |= d->idx != UINT32_MAX;                                              \
-                    *d = y[j];                                                                  \
-                }                                                                               \
-                size_t o = b0;                                                                  \
-                for (size_t r = 0; r < w && o < e0; r++)                                        \
-                    if (zt[r].idx != UINT32_MAX)                                                \
-                        y[o++] = zt[r];                                                         \
-            }                                                                                   \
+        (void)T_; /* the loops' thread count, unused without OpenMP */                          \
+        if (span == m) { /* m distinct ranks fill the interval: straight into y */              \
+            _Pragma("omp parallel for num_threads(T_) schedule(static)")                        \
+            for (size_t i = 0; i < m; i++)                                                      \
+                y[x[i].RANK - lo] = x[i];                                                       \
+            return y;                                                                           \
         }                                                                                       \
-        pc_free(z);                                                                             \
-        pc_free(first);                                                                         \
-        pc_free(h);                                                                             \
+        if (span != m + 1)                                                                      \
+            sam_die(c, "internal error: %zu sample ranks span %zu", m, span);                   \
+        /* the dummy's gap: through a buffer with one more entry, marked */                     \
+        T *z = sam_alloc(c, span, sizeof *z, "the rank places");                                \
+        for (size_t k = 0; k < span; k++)                                                       \
+            z[k].idx = UINT32_MAX; /* no position is that large */                              \
+        int twice = 0;                                                                          \
+        _Pragma("omp parallel for num_threads(T_) schedule(static) reduction(| : twice)")       \
+        for (size_t i = 0; i < m; i++) {                                                        \
+            T *d = &z[x[i].RANK - lo];                                                          \
+            twice |= d->idx != UINT32_MAX;                                                      \
+            *d = x[i];                                                                          \
+        }                                                                                       \
         if (twice)                                                                              \
             sam_die(c, "internal error: sample ranks repeat");                                  \
+        size_t k = 0;                                                                           \
+        for (size_t r = 0; r < span; r++)                                                       \
+            if (z[r].idx != UINT32_MAX)                                                         \
+                y[k++] = z[r];                                                                  \
+        pc_free(z);                                                                             \
         return y;                                                                               \
     }
 
