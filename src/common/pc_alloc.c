@@ -4,6 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 static atomic_long g_live;
 static atomic_long g_calls;
@@ -12,6 +15,27 @@ static atomic_int g_injected;
 static atomic_int g_env_read;
 static atomic_llong g_bytes;        /* bytes live */
 static atomic_llong g_peak;         /* high-water mark of g_bytes */
+static atomic_int g_huge;           /* advise huge pages (pc_alloc_hugepages) */
+
+/* Blocks from this size on are advised to take transparent huge pages of
+ * this size (where the kernel gives them only on request). */
+#define ALLOC_HUGE ((size_t)2 << 20)
+
+void pc_alloc_hugepages(int on) { atomic_store(&g_huge, on != 0); }
+
+/* The advice for the whole huge pages inside [p, p + n): a hint, whose
+ * failure changes nothing but speed. */
+static void alloc_advise_huge(char *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    uintptr_t a = ((uintptr_t)p + ALLOC_HUGE - 1) & ~(uintptr_t)(ALLOC_HUGE - 1);
+    uintptr_t z = ((uintptr_t)p + n) & ~(uintptr_t)(ALLOC_HUGE - 1);
+    if (z > a)
+        (void)madvise((void *)a, z - a, MADV_HUGEPAGE);
+#else
+    (void)p, (void)n;
+#endif
+}
 
 /* PARCHECK_FAIL_ALLOC=N arms injection once per process, so that a CLI run
  * can be driven through every failure path from a shell loop. */
@@ -96,6 +120,8 @@ void *pc_malloc(size_t n)
         return NULL;
     char *p = (char *)(((uintptr_t)raw + ALLOC_HDR + 63) & ~(uintptr_t)63);
     alloc_header_set(p, n, raw);
+    if (n >= ALLOC_HUGE && atomic_load(&g_huge))
+        alloc_advise_huge(p, n);
     atomic_fetch_add(&g_live, 1);
     alloc_account((long long)n);
     return p;

@@ -51,6 +51,13 @@ long long pc_alloc_bytes(void);
 long long pc_alloc_peak(void);
 void pc_alloc_reset_peak(void);
 
+/* on != 0: blocks of pc_malloc from 2 MiB on are advised to take
+ * transparent huge pages (madvise MADV_HUGEPAGE on Linux, where the
+ * kernel gives them only on request); 0 (the default): no advice. For a
+ * program that keeps freed memory in its heap (sa-mpi), where a page
+ * once faulted in serves many arrays in turn. */
+void pc_alloc_hugepages(int on);
+
 /* Number of allocation calls since program start. */
 long pc_alloc_calls(void);
 

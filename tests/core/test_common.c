@@ -78,6 +78,17 @@ START_TEST(test_alloc_accounting_and_alignment)
             ck_assert_int_eq(g[k], (unsigned char)(k * 31 + n));
         pc_free(g);
     }
+    /* with huge pages advised, a block of several of them is as usable */
+    pc_alloc_hugepages(1);
+    size_t big = (size_t)9 << 20;
+    unsigned char *h = pc_malloc(big);
+    ck_assert_ptr_nonnull(h);
+    ck_assert_int_eq((uintptr_t)h % 64, 0);
+    memset(h, 7, big);
+    ck_assert_int_eq(h[big - 1] + h[0], 14);
+    ck_assert_int_eq(pc_alloc_bytes(), before + (long long)big);
+    pc_free(h);
+    pc_alloc_hugepages(0);
     ck_assert_int_eq(pc_alloc_bytes(), before);
 }
 END_TEST
