@@ -314,7 +314,6 @@ static void sink_ranks(const sam_ctx *c, const dc3_sink *up, uint32_t *pos, size
 static void ranks_by_recursion(const sam_ctx *c, const red_map *map, sam_pair *names, size_t m,
                                uint64_t sigma, uint32_t *rk, dc3_run *run)
 {
-    int64_t n = c->n;
     sam_ctx c2;
     sam_ctx_init(&c2, c->comm, map->nr, c->threads);
     for (size_t j = 0; j < m; j++)
@@ -329,21 +328,11 @@ static void ranks_by_recursion(const sam_ctx *c, const red_map *map, sam_pair *n
         bits++;
     dc3_sink up = { c, map, rk };
     /* frees s2; a level that sorts stores the ranks itself (NULL), the
-     * base case returns R's suffix array in blocks */
+     * base case returns R's suffix array in blocks: a block is a slice of
+     * the order too (the ranks below hold the lower blocks) */
     int32_t *sa2 = dc3_level(&c2, s2, 3, 3 * bits <= 64 ? bits : 32, run, &up);
-    if (!sa2) {
-        sam_ctx_free(&c2);
-        return;
-    }
-    sam_pair *p = sam_alloc(&c2, b2 + 1, sizeof *p, "the sample ranks");
-    size_t k = 0;
-    for (size_t j = 0; j < b2; j++) {
-        int64_t tp = red_pos(map, sa2[j]);
-        if (tp < n) /* a dummy has no suffix of its own */
-            p[k++] = (sam_pair){ (uint32_t)tp, (uint32_t)(c2.lo + (int64_t)j + 1) };
-    }
-    pc_free(sa2);
-    sam_route_store(c, p, k, rk, SIZE_MAX, "sample ranks");
+    if (sa2)
+        sink_ranks(&c2, &up, (uint32_t *)sa2, b2);
     sam_ctx_free(&c2);
 }
 
