@@ -144,15 +144,22 @@ static uint64_t sais_hhash(uint64_t hi, uint64_t lo)
     return x;
 }
 
-/* The id of the key (hi, lo) in the shared table, the next id when it is
+/* The slot where the search for key (hi, lo) starts. */
+static size_t sais_htab_home(const sais_htab *h, uint64_t hi, uint64_t lo)
+{
+    return (size_t)(sais_hhash(hi, lo) >> (64 - h->log));
+}
+
+/* The id of the key (hi, lo), whose home slot is home, in the shared table, the next id when it is
  * new (its representative, pos and len, then recorded); -1 when that id
  * is at or past the limit (the table is then marked full: the parts stop,
  * each after at most one such id, so the table, sized for lim + 64 parts
  * at half load, never fills). */
-static int32_t sais_htab_get(sais_htab *h, uint64_t hi, uint64_t lo, int32_t pos, int32_t len)
+static int32_t sais_htab_get(sais_htab *h, uint64_t hi, uint64_t lo, size_t home, int32_t pos,
+                             int32_t len)
 {
     size_t mask = ((size_t)1 << h->log) - 1;
-    for (size_t s = sais_hhash(hi, lo) >> (64 - h->log);; s = (s + 1) & mask) {
+    for (size_t s = home;; s = (s + 1) & mask) {
         sais_hslot *e = &h->slot[s];
         int32_t id = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE);
         if (id == -1) {
@@ -178,11 +185,77 @@ static int32_t sais_htab_get(sais_htab *h, uint64_t hi, uint64_t lo, int32_t pos
     }
 }
 
-/* Scans part h of T: its LMS positions in text order to SA[phi/2 - count
- * .. phi/2) (at most (phi - plo) / 2 of them: they are 2 apart, and the
- * last position of the text is L), then each replaced by its id or long
- * index. Sets h->fail when over a limit (or when another part is). */
-static void sais_hscan(const uint8_t *T, int32_t n, int32_t *SA, sais_hpart *h, sais_htab *tab)
+/* Where part t of a parallel scan, len entries long, starts
+ * (it wraps around to the part's start): the golden ratio's multiples of
+ * len, so that no two threads meet the same offset of a periodic text at
+ * once. On a text repeated at the threads' stride (a periodic text cut
+ * into equal parts) the threads would otherwise meet the same new keys of
+ * the naming table in step, all but one waiting for each to be written. */
+static int32_t sais_hstagger(int t, int32_t len)
+{
+    uint32_t f = (uint32_t)t * 0x9e3779b9u;
+    return (int32_t)(((uint64_t)len * f) >> 32);
+}
+
+/* Replaces the LMS positions P[k0..k1) of part h by their ids or long
+ * indexes; pend is the LMS position after P[k1 - 1] (-1: none, that
+ * substring is the part's last, its length known later). Returns 0, or -1
+ * when over a limit (h->fail set). The table is larger than the caches
+ * and its slots are met at random: the key of the substring SAIS_HPF
+ * ahead is made (its bytes were prefetched SAIS_HPF before that) and its
+ * home slot prefetched, the key kept in a ring until its turn. */
+static int sais_hlookup(const uint8_t *T, int32_t n, int32_t *P, int32_t k0, int32_t k1,
+                        int32_t pend, sais_hpart *h, sais_htab *tab)
+{
+    enum { SAIS_HPF = 8 };
+    uint64_t rhi[SAIS_HPF], rlo[SAIS_HPF];
+    size_t rhome[SAIS_HPF];
+#define SAIS_HLEN(k) ((k) + 1 < k1 ? P[(k) + 1] - P[k] + 1 : pend >= 0 ? pend - P[k] + 1 : 0)
+    for (int32_t k = k0; k < k1; k++) {
+        __builtin_prefetch(&T[P[k + 2 * SAIS_HPF < k1 ? k + 2 * SAIS_HPF : k1 - 1]]);
+        for (int32_t a = k == k0 ? k0 : k + SAIS_HPF - 1; a < k + SAIS_HPF && a < k1; a++) {
+            int32_t la = SAIS_HLEN(a);
+            if (la > 0 && la <= 16) {
+                sais_hkey(T, n, P[a], la, &rhi[a % SAIS_HPF], &rlo[a % SAIS_HPF]);
+                rhome[a % SAIS_HPF] = sais_htab_home(tab, rhi[a % SAIS_HPF], rlo[a % SAIS_HPF]);
+                __builtin_prefetch(&tab->slot[rhome[a % SAIS_HPF]]);
+            }
+        }
+        int32_t p = P[k], len = SAIS_HLEN(k);
+        int32_t v;
+        if (len > 0 && len <= 16) {
+            v = sais_htab_get(tab, rhi[k % SAIS_HPF], rlo[k % SAIS_HPF], rhome[k % SAIS_HPF], p,
+                              len);
+            if (v < 0 || ((k & 1023) == 0 && __atomic_load_n(&tab->full, __ATOMIC_RELAXED))) {
+                h->fail = 1;
+                return -1;
+            }
+        } else { /* longer, or the part's last (its length is known later) */
+            if (h->nlong >= h->long_cap) {
+                h->fail = 1;
+                return -1;
+            }
+            h->lpos[h->nlong] = p;
+            h->llen[h->nlong] = len; /* 0: the part's last */
+            v = ~h->nlong;
+            h->nlong++;
+        }
+        P[k] = v;
+    }
+#undef SAIS_HLEN
+    return 0;
+}
+
+/* Scans part h (the part-th) of T: its LMS positions in text order to
+ * SA[phi/2 - count .. phi/2) (at most (phi - plo) / 2 of them: they are 2
+ * apart, and the last position of the text is L), then each replaced by
+ * its id or long index. Sets h->fail when over a limit (or when another
+ * part is). The lookups start at a staggered place in the part (see
+ * sais_hstagger): on a periodic text every part would otherwise meet the
+ * same new keys at once, and all but one thread wait for each to be
+ * written. */
+static void sais_hscan(const uint8_t *T, int32_t n, int32_t *SA, sais_hpart *h, int part,
+                       sais_htab *tab)
 {
     int32_t plo = h->plo, phi = h->phi, top = phi / 2, base = plo / 2, j = top, spare;
     h->count = 0;
@@ -204,31 +277,9 @@ static void sais_hscan(const uint8_t *T, int32_t n, int32_t *SA, sais_hpart *h, 
     if (cnt == 0)
         return;
     h->first = P[0];
-    for (int32_t k = 0; k < cnt; k++) {
-        int32_t p = P[k], len = k + 1 < cnt ? P[k + 1] - p + 1 : 0;
-        if (k + 8 < cnt)
-            __builtin_prefetch(&T[P[k + 8]]);
-        int32_t v;
-        if (len > 0 && len <= 16) {
-            uint64_t hi, lo;
-            sais_hkey(T, n, p, len, &hi, &lo);
-            v = sais_htab_get(tab, hi, lo, p, len);
-            if (v < 0 || ((k & 1023) == 0 && __atomic_load_n(&tab->full, __ATOMIC_RELAXED))) {
-                h->fail = 1;
-                return;
-            }
-        } else { /* longer, or the part's last (its length is known later) */
-            if (h->nlong >= h->long_cap) {
-                h->fail = 1;
-                return;
-            }
-            h->lpos[h->nlong] = p;
-            h->llen[h->nlong] = len; /* 0: the part's last */
-            v = ~h->nlong;
-            h->nlong++;
-        }
-        P[k] = v;
-    }
+    int32_t mid = sais_hstagger(part, cnt), pmid = P[mid];
+    if (sais_hlookup(T, n, P, mid, cnt, -1, h, tab) == 0)
+        sais_hlookup(T, n, P, 0, mid, pmid, h, tab);
 }
 
 static int sais_hitem_key_cmp(const void *a, const void *b)
@@ -239,7 +290,61 @@ static int sais_hitem_key_cmp(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* Sorts the long items it[0..k) by sais_hcmp: a merge sort whose passes
+/* Sorts the short items it[0..k) by key (tmp: k items of scratch), on nt
+ * threads: distributed by the key's top SAIS_HSORT_BITS bits, then each
+ * bucket sorted by qsort, the buckets shared out among the threads (the
+ * serial qsort of the 350 thousand keys of a random megabyte repeated was
+ * a fifth of a 16-thread construction). */
+enum { SAIS_HSORT_BITS = 12 };
+static void sais_hsort_keys(sais_hitem *it, sais_hitem *tmp, size_t k, int nt)
+{
+    size_t at[(1 << SAIS_HSORT_BITS) + 1] = { 0 };
+    (void)nt; /* read only by the pragma */
+    for (size_t i = 0; i < k; i++)
+        at[(it[i].hi >> (64 - SAIS_HSORT_BITS)) + 1]++;
+    for (int b = 0; b < 1 << SAIS_HSORT_BITS; b++)
+        at[b + 1] += at[b];
+    for (size_t i = 0; i < k; i++) /* at[b] ends as bucket b + 1's start */
+        tmp[at[it[i].hi >> (64 - SAIS_HSORT_BITS)]++] = it[i];
+#pragma omp parallel for num_threads(nt) if (nt > 1 && k >= 65536) schedule(dynamic, 64)
+    for (int b = 0; b < 1 << SAIS_HSORT_BITS; b++) {
+        size_t lo = b > 0 ? at[b - 1] : 0;
+        qsort(tmp + lo, at[b] - lo, sizeof *tmp, sais_hitem_key_cmp);
+        memcpy(it + lo, tmp + lo, (at[b] - lo) * sizeof *tmp);
+    }
+}
+
+/* Compares two items in the order of their substrings. A short item's
+ * key is its substring padded with 0xff; a long one of at least 17 bytes
+ * at least 16 from the end carries its first 16 bytes as its key. Where
+ * two such keys differ, their first differing byte decides, unless a short
+ * one ended before it (its bytes all matched: it ends first, and the end
+ * is above every byte); where they tie, a short one against a long one
+ * has ended first too. The rest (two long ones alike in 16 bytes, the
+ * short long ones near part ends and the text's end) are compared byte by
+ * byte. */
+static int sais_hitem_cmp(const uint8_t *T, int32_t n, const sais_hitem *a, const sais_hitem *b)
+{
+    int as = a->part < 0, bs = b->part < 0;
+    int ak = as || (a->len >= 17 && a->pos <= n - 16), bk = bs || (b->len >= 17 && b->pos <= n - 16);
+    if (ak && bk) {
+        if (a->hi != b->hi || a->lo != b->lo) {
+            int d = a->hi != b->hi ? __builtin_clzll(a->hi ^ b->hi) / 8
+                                   : 8 + __builtin_clzll(a->lo ^ b->lo) / 8;
+            int ae = as && a->len <= d, be = bs && b->len <= d;
+            if (ae != be)
+                return ae ? 1 : -1;
+            return a->hi != b->hi ? (a->hi < b->hi ? -1 : 1) : (a->lo < b->lo ? -1 : 1);
+        }
+        if (as != bs)
+            return as ? 1 : -1;
+        if (as)
+            return 0;
+    }
+    return sais_hcmp(T, n, a->pos, a->len, b->pos, b->len);
+}
+
+/* Sorts the long items it[0..k) by sais_hitem_cmp: a merge sort whose passes
  * go from one buffer to the other (tmp: k items), the result copied back
  * into it when it ends in tmp. */
 static void sais_hsort_long(const uint8_t *T, int32_t n, sais_hitem *it, sais_hitem *tmp, size_t k)
@@ -250,8 +355,7 @@ static void sais_hsort_long(const uint8_t *T, int32_t n, sais_hitem *it, sais_hi
             size_t mid = lo + w < k ? lo + w : k, hi = lo + 2 * w < k ? lo + 2 * w : k;
             size_t a = lo, b = mid, o = lo;
             while (a < mid && b < hi)
-                dst[o++] = sais_hcmp(T, n, src[b].pos, src[b].len, src[a].pos, src[a].len) < 0
-                               ? src[b++] : src[a++];
+                dst[o++] = sais_hitem_cmp(T, n, &src[b], &src[a]) < 0 ? src[b++] : src[a++];
             while (a < mid)
                 dst[o++] = src[a++];
             while (b < hi)
@@ -324,7 +428,7 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
         }
 #pragma omp for schedule(static, 1)
         for (int t = 0; t < np; t++)
-            sais_hscan(T, n, SA, &hp[t], &tab);
+            sais_hscan(T, n, SA, &hp[t], t, &tab);
     }
     int fail = tab.full;
     size_t nlong = 0;
@@ -362,37 +466,38 @@ static int sais_name_hashed(const uint8_t *T, int32_t n, int32_t *SA, int nt, in
         sais_hparts_free(hp, np, &tab);
         return pc_error_nomem(err, "allocating SA-IS name tables");
     }
-    for (size_t k = 0; k < nslot; k++) {
-        const sais_hslot *e = &tab.slot[k];
-        if (e->id >= 0)
-            sh[e->id] = (sais_hitem){ e->hi, e->lo, tab.rep[2 * (size_t)e->id],
-                                      tab.rep[2 * (size_t)e->id + 1], -1, e->id };
+#pragma omp parallel for num_threads(np) if (np > 1) schedule(static)
+    for (size_t c = 0; c < (nslot + chunk - 1) / chunk; c++) {
+        size_t lo = c * chunk, hi = lo + chunk < nslot ? lo + chunk : nslot;
+        for (size_t k = lo; k < hi; k++) {
+            const sais_hslot *e = &tab.slot[k];
+            if (e->id >= 0)
+                sh[e->id] = (sais_hitem){ e->hi, e->lo, tab.rep[2 * (size_t)e->id],
+                                          tab.rep[2 * (size_t)e->id + 1], -1, e->id };
+        }
     }
     sais_hitem *lg = sh + nsh, *tmp = lg + nlong;
     size_t a = 0, b = 0;
     for (int t = 0; t < np; t++)
-        for (int32_t k = 0; k < hp[t].nlong; k++)
-            lg[b++] = (sais_hitem){ 0, 0, hp[t].lpos[k], hp[t].llen[k], t, k };
-    qsort(sh, nsh, sizeof *sh, sais_hitem_key_cmp);
+        for (int32_t k = 0; k < hp[t].nlong; k++) {
+            sais_hitem *l = &lg[b++];
+            *l = (sais_hitem){ 0, 0, hp[t].lpos[k], hp[t].llen[k], t, k };
+            if (l->len >= 17 && l->pos <= n - 16)
+                sais_hkey(T, n, l->pos, 16, &l->hi, &l->lo);
+        }
+    /* the table is read: its slots (24 bytes each, at least 2 per key)
+     * hold the keys' sort */
+    sais_hsort_keys(sh, (sais_hitem *)(void *)tab.slot, nsh, np);
     sais_hsort_long(T, n, lg, tmp, nlong);
     /* merged in order; a name per distinct substring */
-    int32_t name = -1, ppos = 0, plen = 0;
-    int pshort = 0;
-    uint64_t phi_ = 0, plo_ = 0;
+    int32_t name = -1;
+    const sais_hitem *prev = NULL;
     for (a = 0, b = 0; a < nsh || b < nlong;) {
-        int take_short = b >= nlong
-                         || (a < nsh
-                             && sais_hcmp(T, n, sh[a].pos, sh[a].len, lg[b].pos, lg[b].len) < 0);
+        int take_short = b >= nlong || (a < nsh && sais_hitem_cmp(T, n, &sh[a], &lg[b]) < 0);
         const sais_hitem *it = take_short ? &sh[a++] : &lg[b++];
-        int same = name >= 0
-                   && (take_short && pshort ? it->hi == phi_ && it->lo == plo_
-                                            : sais_hcmp(T, n, it->pos, it->len, ppos, plen) == 0);
-        name += !same;
-        ppos = it->pos;
-        plen = it->len;
-        pshort = take_short;
-        phi_ = it->hi;
-        plo_ = it->lo;
+        /* equal substrings have equal lengths */
+        name += !prev || it->len != prev->len || sais_hitem_cmp(T, n, it, prev) != 0;
+        prev = it;
         if (take_short)
             gname[it->id] = name;
         else
