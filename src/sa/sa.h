@@ -99,6 +99,11 @@ void sa_sais_test_solo(void);
  * assigning slots. Not thread-safe; set it before building. */
 void sa_sais_test_hist(int32_t k);
 
+/* Test hook: on = 0 turns off the pipelined passes of the levels without
+ * histograms (on = 1 restores them); returns how many passes were
+ * pipelined since the last call. Not thread-safe. */
+int32_t sa_sais_test_piped(int on);
+
 /* Test hook: how sais names the byte level's LMS substrings: mode 1 (the
  * default) by hashing where the text suits it, else by induced sorting;
  * 0 always by induced sorting; 2 by hashing with tiny limits (48 distinct

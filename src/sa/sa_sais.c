@@ -81,6 +81,19 @@ void sa_sais_test_par_min(int32_t n)
 
 void sa_sais_test_solo(void) { g_sais_may_solo = 2; }
 
+/* Whether the passes of levels without histograms are pipelined
+ * (induce_piped), and how many were since the last call. */
+static int g_sais_piped = 1;
+static int32_t g_sais_piped_passes;
+
+int32_t sa_sais_test_piped(int on)
+{
+    int32_t k = g_sais_piped_passes;
+    g_sais_piped = on;
+    g_sais_piped_passes = 0;
+    return k;
+}
+
 /* Histogram capacity forced by sa_sais_test_hist (-1: by the input size). */
 static int32_t g_sais_hist_k = -1;
 
@@ -254,6 +267,20 @@ static void sais_barrier_wait(sais_barrier *b, int nth)
     }
     for (int spins = 0; __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g;)
         pc_spin_pause(&spins);
+}
+
+/* Every negative entry of SA[a..b) stored back as ~itself. */
+static void sais_unflag_range(int32_t *SA, int32_t a, int32_t b)
+{
+    for (int32_t i = a; i < b; i++)
+        SA[i] = SA[i] < 0 ? ~SA[i] : SA[i];
+}
+
+/* [*a, *e): part u of nparts of [lo, hi). */
+static void sais_part_of(int32_t lo, int32_t hi, int u, int nparts, int32_t *a, int32_t *e)
+{
+    *a = lo + (int32_t)((int64_t)(hi - lo) * u / nparts);
+    *e = lo + (int32_t)((int64_t)(hi - lo) * (u + 1) / nparts);
 }
 
 /* Most parts of the LMS scans whose counts a level keeps (on its stack)

@@ -360,6 +360,159 @@ static inline void SAIS_FN(forward)(const SAIS_CH *T, int32_t v, int spass, sais
     }
 }
 
+/* A forwarding block's slots, one by one in pass order, on one thread:
+ * each record buf[i - lo] of SA[lo..hi) that induces gets its slot from
+ * B (c becomes the slot, -1 where it induces nothing). A slot inside the
+ * block is an entry this block's scan still has to meet, so its record is
+ * made now (forward). With spill, a slot inside the next block [nlo, nhi)
+ * (gathered before this block's writes) is listed there as (slot, value)
+ * pairs, *nspill of them, for the next block's turn. Without a branch on
+ * whether an entry induces (about half do, in no pattern): one that does
+ * not reads and writes back B[K], a counter that stays 0. */
+static void SAIS_FN(assign_slots)(const SAIS_CH *T, sais_slot *buf, int32_t lo, int32_t hi,
+                                  int32_t *B, int32_t K, int spass, int32_t *spill, int32_t nlo,
+                                  int32_t nhi, int32_t *nspill)
+{
+    uint32_t len = (uint32_t)(hi - lo), nlen = (uint32_t)(nhi - nlo);
+    int32_t ns = 0;
+    for (uint32_t k = 0; k < len; k++) {
+        sais_slot *o = &buf[spass ? len - 1 - k : k];
+        if (SAIS_BIG_K && k + SAIS_PF < len) {
+            const sais_slot *f = &buf[spass ? len - 1 - k - SAIS_PF : k + SAIS_PF];
+            __builtin_prefetch(&B[f->c >= 0 ? f->c : K], 1);
+        }
+        int32_t c = o->c, src = c >= 0, at = src ? c : K;
+        int32_t slot = spass ? B[at] - src : B[at];
+        B[at] = spass ? slot : slot + src;
+        o->c = src ? slot : -1;
+        if (src & ((uint32_t)(slot - lo) < len)) {
+            SAIS_FN(forward)(T, o->v, spass, &buf[slot - lo]);
+        } else if (spill && (src & ((uint32_t)(slot - nlo) < nlen))) {
+            spill[2 * ns] = slot;
+            spill[2 * ns + 1] = o->v;
+            ns++;
+        }
+    }
+    if (nspill)
+        *nspill = ns;
+}
+
+/* The writes of the records buf[i - lo] of SA[a..b) (a part of the block
+ * [lo, ..)), in pass order; with unflag (an S pass that is not a
+ * forwarding block's) each source's entry stored back unflagged. h: the
+ * thread's first slots per bucket of a histogram run, else NULL (c is
+ * the slot). */
+static void SAIS_FN(write_part)(int32_t *SA, const sais_slot *buf, int32_t lo, int32_t a,
+                                int32_t b, int32_t *h, int spass, int unflag)
+{
+    if (spass) {
+        for (int32_t i = b - 1; i >= a; i--) {
+            const sais_slot *o = &buf[i - lo];
+            if (o->c < 0)
+                continue;
+            SA[h ? --h[o->c] : o->c] = o->v;
+            if (unflag)
+                SA[i] = ~SA[i];
+        }
+    } else {
+        for (int32_t i = a; i < b; i++) {
+            const sais_slot *o = &buf[i - lo];
+            if (o->c >= 0)
+                SA[h ? h[o->c]++ : o->c] = o->v;
+        }
+    }
+}
+
+/* Block b of a pipelined pass over SA[0..n) in blocks of len entries, in
+ * pass order: [*lo, *hi) (empty past the last block). */
+static void SAIS_FN(piped_block)(int32_t n, int32_t len, int spass, int32_t b, int32_t *lo,
+                                 int32_t *hi)
+{
+    int64_t a = (int64_t)b * len, e = a + len < n ? a + len : n;
+    if (a >= n)
+        a = e = n;
+    *lo = (int32_t)(spass ? n - e : a);
+    *hi = (int32_t)(spass ? n - a : e);
+}
+
+/* One induce pass of a level whose slots are all assigned one by one
+ * (forwarding blocks, see induce: its alphabet is too large for the
+ * histograms), on nt >= 2 threads, pipelined: thread 0 assigns the slots
+ * of block b while the other threads write block b-1, unflag it (the
+ * final S pass) and gather block b+1. The blocks are the next g_sais_fwd_
+ * block * nt entries, whatever they hold. The gather of block b+1 misses
+ * the entries that block b fills in it (its writes come after); thread 0
+ * lists them as it assigns block b's slots (spill) and makes their
+ * records before block b+1's turn, as forward does within a block. So the
+ * writes are the serial pass's. Thread 0 thus does the serial step alone
+ * and without pause, where induce's forwarding blocks left the other
+ * threads waiting for it and it waiting for their gathers and writes
+ * (thread 0's slot loop was half of the induce time of the first reduced
+ * levels at 16 threads). The buffer holds two blocks' records and the
+ * spill list. */
+static void SAIS_FN(induce_piped)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
+                                  int32_t *B, sais_ctx *x, int spass, int unflag, int nt)
+{
+    int32_t len = g_sais_fwd_block * nt;
+    int32_t nblk = (int32_t)(((int64_t)n + len - 1) / len);
+    sais_slot *rec[2] = { x->buf, x->buf + len };
+    int32_t *spill = (int32_t *)(void *)(x->buf + 2 * (size_t)len), nspill = 0;
+    sais_barrier bar = { 0, 0 }, hbar = { 0, 0 };
+    g_sais_piped_passes++;
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        /* the helpers: threads 1.., or thread 0 itself when alone */
+        int H = nth > 1 ? nth - 1 : 1, u = nth > 1 ? t - 1 : 0;
+        int32_t lo, hi, a, e;
+        SAIS_FN(piped_block)(n, len, spass, 0, &lo, &hi);
+        sais_part_of(lo, hi, t, nth, &a, &e);
+        if (spass)
+            SAIS_FN(gather_s)(T, SA, a, e, rec[0] + (a - lo), NULL);
+        else
+            SAIS_FN(gather_l)(T, SA, a, e, rec[0] + (a - lo), NULL);
+        sais_barrier_wait(&bar, nth);
+        for (int32_t b = 0; b < nblk; b++) {
+            if (t == 0) {
+                int32_t nlo, nhi;
+                sais_slot *cur = rec[b & 1];
+                SAIS_FN(piped_block)(n, len, spass, b, &lo, &hi);
+                SAIS_FN(piped_block)(n, len, spass, b + 1, &nlo, &nhi);
+                for (int32_t k = 0; k < nspill; k++)
+                    SAIS_FN(forward)(T, spill[2 * k + 1], spass, &cur[spill[2 * k] - lo]);
+                SAIS_FN(assign_slots)(T, cur, lo, hi, B, K, spass, spill, nlo, nhi, &nspill);
+            }
+            if (t > 0 || nth == 1) {
+                if (b > 0) {
+                    SAIS_FN(piped_block)(n, len, spass, b - 1, &lo, &hi);
+                    sais_part_of(lo, hi, u, H, &a, &e);
+                    SAIS_FN(write_part)(SA, rec[(b - 1) & 1], lo, a, e, NULL, spass, 0);
+                }
+                sais_barrier_wait(&hbar, nth > 1 ? H : 1);
+                if (b > 0 && unflag) /* the block's forwarded entries are written now */
+                    sais_unflag_range(SA, a, e);
+                if (b + 1 < nblk) {
+                    SAIS_FN(piped_block)(n, len, spass, b + 1, &lo, &hi);
+                    sais_part_of(lo, hi, u, H, &a, &e);
+                    if (spass)
+                        SAIS_FN(gather_s)(T, SA, a, e, rec[(b + 1) & 1] + (a - lo), NULL);
+                    else
+                        SAIS_FN(gather_l)(T, SA, a, e, rec[(b + 1) & 1] + (a - lo), NULL);
+                }
+            }
+            sais_barrier_wait(&bar, nth);
+        }
+        /* the last block's writes, then its flags */
+        SAIS_FN(piped_block)(n, len, spass, nblk - 1, &lo, &hi);
+        sais_part_of(lo, hi, t, nth, &a, &e);
+        SAIS_FN(write_part)(SA, rec[(nblk - 1) & 1], lo, a, e, NULL, spass, 0);
+        if (unflag) {
+            sais_barrier_wait(&bar, nth);
+            sais_unflag_range(SA, a, e);
+        }
+    }
+}
+
 /* One induce pass (L: left to right, bucket heads in B; S: right to left,
  * bucket tails, unflag as in scatter_s), in one body for 1 and T threads.
  * Each step reads entries that earlier steps of the pass may have written,
@@ -396,6 +549,10 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     int32_t fwd_len = g_sais_fwd_block * nt;
     if (!hist && !fwd)
         nt = 1; /* nothing would be shared */
+    if (!hist && fwd && g_sais_piped && !x->loaded) {
+        SAIS_FN(induce_piped)(T, SA, n, K, B, x, spass, unflag, nt);
+        return;
+    }
     /* the stretch shared last (plo, phi) and whether it was a forwarding
      * block: its flags are cleared by the threads after it (unflag) */
     int32_t plo = 0, phi = 0;
@@ -436,10 +593,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 /* the last block's entries, all passed by now, unflagged
                  * (a forwarded entry's slot may be in another thread's
                  * part: no write of a source's own entry in the block) */
-                int32_t a = plo + (int32_t)((int64_t)(phi - plo) * t / nth);
-                int32_t b = plo + (int32_t)((int64_t)(phi - plo) * (t + 1) / nth);
-                for (int32_t i = a; i < b; i++)
-                    SA[i] = SA[i] < 0 ? ~SA[i] : SA[i];
+                sais_unflag_range(SA, plo + (int32_t)((int64_t)(phi - plo) * t / nth),
+                                  plo + (int32_t)((int64_t)(phi - plo) * (t + 1) / nth));
             }
             if (lo >= hi)
                 break;
@@ -472,46 +627,11 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                     B[c] = head;
                 }
             } else if (t == 0) {
-                /* a forwarding block: the slots one by one in pass order (c
-                 * becomes the slot); a slot inside the block is an entry
-                 * this block's scan still has to meet, so its record is
-                 * made now (forward) */
-                /* without a branch on whether an entry induces (about
-                 * half do, in no pattern): one that does not reads and
-                 * writes back B[K], a counter that stays 0 */
-                uint32_t len = (uint32_t)(hi - lo);
-                for (uint32_t k = 0; k < len; k++) {
-                    sais_slot *o = &buf[spass ? len - 1 - k : k];
-                    if (SAIS_BIG_K && k + SAIS_PF < len) {
-                        const sais_slot *f = &buf[spass ? len - 1 - k - SAIS_PF : k + SAIS_PF];
-                        __builtin_prefetch(&B[f->c >= 0 ? f->c : K], 1);
-                    }
-                    int32_t c = o->c, src = c >= 0, at = src ? c : K;
-                    int32_t slot = spass ? B[at] - src : B[at];
-                    B[at] = spass ? slot : slot + src;
-                    o->c = src ? slot : -1;
-                    if (src & ((uint32_t)(slot - lo) < len))
-                        SAIS_FN(forward)(T, o->v, spass, &buf[slot - lo]);
-                }
+                SAIS_FN(assign_slots)(T, buf, lo, hi, B, K, spass, NULL, 0, 0, NULL);
             }
             sais_barrier_wait(&bar, nth);
             /* the writes of the part, in pass order */
-            if (spass) {
-                for (int32_t i = b - 1; i >= a; i--) {
-                    const sais_slot *o = &buf[i - lo];
-                    if (o->c < 0)
-                        continue;
-                    SA[h ? --h[o->c] : o->c] = o->v;
-                    if (unflag && !is_fwd)
-                        SA[i] = ~SA[i];
-                }
-            } else {
-                for (int32_t i = a; i < b; i++) {
-                    const sais_slot *o = &buf[i - lo];
-                    if (o->c >= 0)
-                        SA[h ? h[o->c]++ : o->c] = o->v;
-                }
-            }
+            SAIS_FN(write_part)(SA, buf, lo, a, b, h, spass, unflag && !is_fwd);
             if (t > 0) {
                 double now = sais_thread_cpu();
                 __atomic_add_fetch(&partner_ns, (int64_t)(1e9 * (now - cpu)), __ATOMIC_RELAXED);

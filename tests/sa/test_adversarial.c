@@ -246,9 +246,20 @@ START_TEST(sais_large_repetitive)
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais hashed in parts on %s", label);
         pc_free(b);
         sa_sais_test_par_min(4096);
-        sa_sais_test_hist(0); /* every shared run's slots one by one */
+        sa_sais_test_hist(0); /* every pass's slots one by one: every pass pipelined */
+        sa_sais_test_piped(1);
         b = build_checked("sais", T, n, 2, label);
+        ck_assert_msg(sa_sais_test_piped(0) > 0, "no pass pipelined on %s", label);
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais slots by entry on %s", label);
+        pc_free(b);
+        b = build_checked("sais", T, n, 4, label); /* forwarding blocks, not pipelined */
+        ck_assert_msg(sa_sais_test_piped(1) == 0, "a pass pipelined on %s", label);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais forwarding blocks on %s",
+                      label);
+        pc_free(b);
+        b = build_checked("sais", T, n, 5, label); /* pipelined, four helpers */
+        ck_assert_msg(sa_sais_test_piped(1) > 0, "no pass pipelined at 5 threads on %s", label);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais pipelined at 5 on %s", label);
         pc_free(b);
         sa_sais_test_hist(1 << 20); /* histograms wherever the runs are long enough */
         b = build_checked("sais", T, n, 3, label);
