@@ -437,7 +437,8 @@ static void SAIS_FN(piped_block)(int32_t n, int32_t len, int spass, int32_t b, i
 
 /* One induce pass of a level whose slots are all assigned one by one
  * (forwarding blocks, see induce: its alphabet is too large for the
- * histograms), on nt >= 2 threads, pipelined: thread 0 assigns the slots
+ * histograms, or larger than SAIS_PIPED_HIST_K), on nt >= 2 threads,
+ * pipelined: thread 0 assigns the slots
  * of block b while the other threads write block b-1, unflag it (the
  * final S pass) and gather block b+1. The blocks are the next g_sais_fwd_
  * block * nt entries, whatever they hold. The gather of block b+1 misses
@@ -458,59 +459,96 @@ static void SAIS_FN(induce_piped)(const SAIS_CH *T, int32_t *SA, int32_t n, int3
     sais_slot *rec[2] = { x->buf, x->buf + len };
     int32_t *spill = (int32_t *)(void *)(x->buf + 2 * (size_t)len), nspill = 0;
     sais_barrier bar = { 0, 0 }, hbar = { 0, 0 };
+    /* the load check of induce: from the SAIS_SOLO_RUNS-th block, thread
+     * 0 compares the helpers' CPU time with the pass's wall time; solo is
+     * the block after which it goes on alone */
+    double t0 = pc_time_now();
+    int64_t partner_ns = 0;
+    int32_t solo = -1, lo, hi;
     g_sais_piped_passes++;
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
         /* the helpers: threads 1.., or thread 0 itself when alone */
         int H = nth > 1 ? nth - 1 : 1, u = nth > 1 ? t - 1 : 0;
-        int32_t lo, hi, a, e;
-        SAIS_FN(piped_block)(n, len, spass, 0, &lo, &hi);
-        sais_part_of(lo, hi, t, nth, &a, &e);
+        double cpu = t > 0 ? sais_thread_cpu() : 0;
+        int32_t blo, bhi, a, e;
+        SAIS_FN(piped_block)(n, len, spass, 0, &blo, &bhi);
+        sais_part_of(blo, bhi, t, nth, &a, &e);
         if (spass)
-            SAIS_FN(gather_s)(T, SA, a, e, rec[0] + (a - lo), NULL);
+            SAIS_FN(gather_s)(T, SA, a, e, rec[0] + (a - blo), NULL);
         else
-            SAIS_FN(gather_l)(T, SA, a, e, rec[0] + (a - lo), NULL);
+            SAIS_FN(gather_l)(T, SA, a, e, rec[0] + (a - blo), NULL);
         sais_barrier_wait(&bar, nth);
         for (int32_t b = 0; b < nblk; b++) {
             if (t == 0) {
                 int32_t nlo, nhi;
                 sais_slot *cur = rec[b & 1];
-                SAIS_FN(piped_block)(n, len, spass, b, &lo, &hi);
+                SAIS_FN(piped_block)(n, len, spass, b, &blo, &bhi);
                 SAIS_FN(piped_block)(n, len, spass, b + 1, &nlo, &nhi);
                 for (int32_t k = 0; k < nspill; k++)
-                    SAIS_FN(forward)(T, spill[2 * k + 1], spass, &cur[spill[2 * k] - lo]);
-                SAIS_FN(assign_slots)(T, cur, lo, hi, B, K, spass, spill, nlo, nhi, &nspill);
+                    SAIS_FN(forward)(T, spill[2 * k + 1], spass, &cur[spill[2 * k] - blo]);
+                SAIS_FN(assign_slots)(T, cur, blo, bhi, B, K, spass, spill, nlo, nhi, &nspill);
+                if (nth > 1 && g_sais_may_solo && b + 1 >= SAIS_SOLO_RUNS && b + 1 < nblk) {
+                    double had = 1e-9 * (double)__atomic_load_n(&partner_ns, __ATOMIC_RELAXED);
+                    if (g_sais_may_solo > 1 || had < 0.5 * (nth - 1) * (pc_time_now() - t0))
+                        __atomic_store_n(&solo, b, __ATOMIC_RELAXED);
+                }
             }
             if (t > 0 || nth == 1) {
                 if (b > 0) {
-                    SAIS_FN(piped_block)(n, len, spass, b - 1, &lo, &hi);
-                    sais_part_of(lo, hi, u, H, &a, &e);
-                    SAIS_FN(write_part)(SA, rec[(b - 1) & 1], lo, a, e, NULL, spass, 0);
+                    SAIS_FN(piped_block)(n, len, spass, b - 1, &blo, &bhi);
+                    sais_part_of(blo, bhi, u, H, &a, &e);
+                    SAIS_FN(write_part)(SA, rec[(b - 1) & 1], blo, a, e, NULL, spass, 0);
                 }
                 sais_barrier_wait(&hbar, nth > 1 ? H : 1);
                 if (b > 0 && unflag) /* the block's forwarded entries are written now */
                     sais_unflag_range(SA, a, e);
                 if (b + 1 < nblk) {
-                    SAIS_FN(piped_block)(n, len, spass, b + 1, &lo, &hi);
-                    sais_part_of(lo, hi, u, H, &a, &e);
+                    SAIS_FN(piped_block)(n, len, spass, b + 1, &blo, &bhi);
+                    sais_part_of(blo, bhi, u, H, &a, &e);
                     if (spass)
-                        SAIS_FN(gather_s)(T, SA, a, e, rec[(b + 1) & 1] + (a - lo), NULL);
+                        SAIS_FN(gather_s)(T, SA, a, e, rec[(b + 1) & 1] + (a - blo), NULL);
                     else
-                        SAIS_FN(gather_l)(T, SA, a, e, rec[(b + 1) & 1] + (a - lo), NULL);
+                        SAIS_FN(gather_l)(T, SA, a, e, rec[(b + 1) & 1] + (a - blo), NULL);
                 }
             }
+            if (t > 0) {
+                double now = sais_thread_cpu();
+                __atomic_add_fetch(&partner_ns, (int64_t)(1e9 * (now - cpu)), __ATOMIC_RELAXED);
+                cpu = now;
+            }
             sais_barrier_wait(&bar, nth);
+            /* solo == b, not >= 0: thread 0 may be past the barrier and
+             * deciding on block b + 1 already */
+            if (__atomic_load_n(&solo, __ATOMIC_RELAXED) == b)
+                break;
         }
-        /* the last block's writes, then its flags */
-        SAIS_FN(piped_block)(n, len, spass, nblk - 1, &lo, &hi);
-        sais_part_of(lo, hi, t, nth, &a, &e);
-        SAIS_FN(write_part)(SA, rec[(nblk - 1) & 1], lo, a, e, NULL, spass, 0);
-        if (unflag) {
-            sais_barrier_wait(&bar, nth);
-            sais_unflag_range(SA, a, e);
+        if (solo < 0) { /* the last block's writes, then its flags */
+            SAIS_FN(piped_block)(n, len, spass, nblk - 1, &blo, &bhi);
+            sais_part_of(blo, bhi, t, nth, &a, &e);
+            SAIS_FN(write_part)(SA, rec[(nblk - 1) & 1], blo, a, e, NULL, spass, 0);
+            if (unflag) {
+                sais_barrier_wait(&bar, nth);
+                sais_unflag_range(SA, a, e);
+            }
         }
     }
+    x->loaded = solo >= 0;
+    if (solo < 0)
+        return;
+    /* alone: block solo's writes and flags (its slots are assigned; the
+     * blocks before it are written), then the rest of the pass serially
+     * from SA itself (the next block's records, gathered early, are not
+     * used) */
+    SAIS_FN(piped_block)(n, len, spass, solo, &lo, &hi);
+    SAIS_FN(write_part)(SA, rec[solo & 1], lo, lo, hi, NULL, spass, 0);
+    if (unflag)
+        sais_unflag_range(SA, lo, hi);
+    if (spass)
+        SAIS_FN(scatter_s)(T, SA, 0, lo, 0, B, unflag);
+    else
+        SAIS_FN(scatter_l)(T, SA, hi, n, n, B);
 }
 
 /* One induce pass (L: left to right, bucket heads in B; S: right to left,
@@ -549,7 +587,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
     int32_t fwd_len = g_sais_fwd_block * nt;
     if (!hist && !fwd)
         nt = 1; /* nothing would be shared */
-    if (!hist && fwd && g_sais_piped && !x->loaded) {
+    if ((!hist || K > SAIS_PIPED_HIST_K) && fwd && g_sais_piped && !x->loaded) {
         SAIS_FN(induce_piped)(T, SA, n, K, B, x, spass, unflag, nt);
         return;
     }

@@ -261,6 +261,13 @@ START_TEST(sais_large_repetitive)
         ck_assert_msg(sa_sais_test_piped(1) > 0, "no pass pipelined at 5 threads on %s", label);
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais pipelined at 5 on %s", label);
         pc_free(b);
+        sa_sais_test_solo(); /* the first pass pipelined, alone from its 8th block */
+        b = build_checked("sais", T, n, 2, label);
+        ck_assert_msg(sa_sais_test_piped(1) > 0, "no pass pipelined before solo on %s", label);
+        ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais pipelined then solo on %s",
+                      label);
+        pc_free(b);
+        sa_sais_test_par_min(4096); /* undoes sa_sais_test_solo */
         sa_sais_test_hist(1 << 20); /* histograms wherever the runs are long enough */
         b = build_checked("sais", T, n, 3, label);
         sa_sais_test_hist(-1);
