@@ -440,8 +440,8 @@ static void SAIS_FN(piped_block)(int32_t n, int32_t len, int spass, int32_t b, i
  * histograms, or larger than SAIS_PIPED_HIST_K), on nt >= 2 threads,
  * pipelined: thread 0 assigns the slots
  * of block b while the other threads write block b-1, unflag it (the
- * final S pass) and gather block b+1. The blocks are the next g_sais_fwd_
- * block * nt entries, whatever they hold. The gather of block b+1 misses
+ * final S pass) and gather block b+1. The blocks are the next
+ * g_sais_piped_block * nt entries, whatever they hold. The gather of block b+1 misses
  * the entries that block b fills in it (its writes come after); thread 0
  * lists them as it assigns block b's slots (spill) and makes their
  * records before block b+1's turn, as forward does within a block. So the
@@ -454,7 +454,7 @@ static void SAIS_FN(piped_block)(int32_t n, int32_t len, int spass, int32_t b, i
 static void SAIS_FN(induce_piped)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                                   int32_t *B, sais_ctx *x, int spass, int unflag, int nt)
 {
-    int32_t len = g_sais_fwd_block * nt;
+    int32_t len = g_sais_piped_block * nt;
     int32_t nblk = (int32_t)(((int64_t)n + len - 1) / len);
     sais_slot *rec[2] = { x->buf, x->buf + len };
     int32_t *spill = (int32_t *)(void *)(x->buf + 2 * (size_t)len), nspill = 0;
