@@ -438,19 +438,18 @@ static void SAIS_FN(piped_block)(int32_t n, int32_t len, int spass, int32_t b, i
 /* One induce pass of a level whose slots are all assigned one by one
  * (forwarding blocks, see induce: its alphabet is too large for the
  * histograms, or larger than SAIS_PIPED_HIST_K), on nt >= 2 threads,
- * pipelined: thread 0 assigns the slots
- * of block b while the other threads write block b-1, unflag it (the
- * final S pass) and gather block b+1. The blocks are the next
- * g_sais_piped_block * nt entries, whatever they hold. The gather of block b+1 misses
- * the entries that block b fills in it (its writes come after); thread 0
- * lists them as it assigns block b's slots (spill) and makes their
- * records before block b+1's turn, as forward does within a block. So the
- * writes are the serial pass's. Thread 0 thus does the serial step alone
- * and without pause, where induce's forwarding blocks left the other
- * threads waiting for it and it waiting for their gathers and writes
- * (thread 0's slot loop was half of the induce time of the first reduced
- * levels at 16 threads). The buffer holds two blocks' records and the
- * spill list. */
+ * pipelined: thread 0 assigns the slots of block b while the other
+ * threads write block b-1, unflag it (the final S pass) and gather block
+ * b+1. The blocks are the next g_sais_piped_block * nt entries, whatever
+ * they hold. The gather of block b+1 misses the entries that block b
+ * fills in it (its writes come after); thread 0 lists them as it assigns
+ * block b's slots (spill) and makes their records before block b+1's
+ * turn, as forward does within a block. So the writes are the serial
+ * pass's. Thread 0 thus does the serial step alone and without pause,
+ * where induce's forwarding blocks left the other threads waiting for it
+ * and it waiting for their gathers and writes (thread 0's slot loop was
+ * half of the induce time of the first reduced levels at 16 threads).
+ * The buffer holds two blocks' records and the spill list. */
 static void SAIS_FN(induce_piped)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                                   int32_t *B, sais_ctx *x, int spass, int unflag, int nt)
 {
