@@ -317,25 +317,22 @@ static void sais_hsort_keys(sais_hitem *it, sais_hitem *tmp, size_t k, int nt)
 /* Compares two items in the order of their substrings. A short item's
  * key is its substring padded with 0xff; a long one of at least 17 bytes
  * at least 16 from the end carries its first 16 bytes as its key. Where
- * two such keys differ, their first differing byte decides, unless a short
- * one ended before it (its bytes all matched: it ends first, and the end
- * is above every byte); where they tie, a short one against a long one
- * has ended first too. The rest (two long ones alike in 16 bytes, the
- * short long ones near part ends and the text's end) are compared byte by
- * byte. */
+ * two such keys differ, the key order is the substrings' order: at the
+ * first differing byte either both are real bytes, or one is a short
+ * item's padding (it ended there, and the end is above every byte) facing
+ * a real byte below 0xff. Where a short key ties with a long one, the
+ * short one has ended first too. The rest (two long ones alike in 16
+ * bytes, the short long ones near part ends and the text's end) are
+ * compared byte by byte. */
 static int sais_hitem_cmp(const uint8_t *T, int32_t n, const sais_hitem *a, const sais_hitem *b)
 {
     int as = a->part < 0, bs = b->part < 0;
     int ak = as || (a->len >= 17 && a->pos <= n - 16), bk = bs || (b->len >= 17 && b->pos <= n - 16);
     if (ak && bk) {
-        if (a->hi != b->hi || a->lo != b->lo) {
-            int d = a->hi != b->hi ? __builtin_clzll(a->hi ^ b->hi) / 8
-                                   : 8 + __builtin_clzll(a->lo ^ b->lo) / 8;
-            int ae = as && a->len <= d, be = bs && b->len <= d;
-            if (ae != be)
-                return ae ? 1 : -1;
-            return a->hi != b->hi ? (a->hi < b->hi ? -1 : 1) : (a->lo < b->lo ? -1 : 1);
-        }
+        if (a->hi != b->hi)
+            return a->hi < b->hi ? -1 : 1;
+        if (a->lo != b->lo)
+            return a->lo < b->lo ? -1 : 1;
         if (as != bs)
             return as ? 1 : -1;
         if (as)
