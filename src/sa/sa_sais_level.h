@@ -122,8 +122,8 @@ static int32_t SAIS_FN(place_lms_par)(const SAIS_CH *T, int32_t n, int32_t *SA, 
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
         /* block t: the scan's i in [lo, hi), positions p = i + 1 */
-        int32_t lo = (int32_t)((int64_t)(n - 1) * t / nth);
-        int32_t hi = (int32_t)((int64_t)(n - 1) * (t + 1) / nth);
+        int32_t lo, hi;
+        sais_part_of(0, n - 1, t, nth, &lo, &hi);
         if (t > 0) {
             int32_t j = lo;
             while (j < hi && T[j] == T[j + 1])
@@ -630,13 +630,14 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 /* the last block's entries, all passed by now, unflagged
                  * (a forwarded entry's slot may be in another thread's
                  * part: no write of a source's own entry in the block) */
-                sais_unflag_range(SA, plo + (int32_t)((int64_t)(phi - plo) * t / nth),
-                                  plo + (int32_t)((int64_t)(phi - plo) * (t + 1) / nth));
+                int32_t a, b;
+                sais_part_of(plo, phi, t, nth, &a, &b);
+                sais_unflag_range(SA, a, b);
             }
             if (lo >= hi)
                 break;
-            int32_t a = lo + (int32_t)((int64_t)(hi - lo) * t / nth);
-            int32_t b = lo + (int32_t)((int64_t)(hi - lo) * (t + 1) / nth);
+            int32_t a, b;
+            sais_part_of(lo, hi, t, nth, &a, &b);
             int use_h = !is_fwd && hi - lo >= hist_min;
             int32_t *h = use_h ? hist + (size_t)t * (size_t)K : NULL;
             if (h)
@@ -651,8 +652,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                  * pass order (the S pass meets the last part first and
                  * fills a bucket downwards from its tail); the buckets are
                  * shared out among the threads */
-                int32_t c0 = (int32_t)((int64_t)K * t / nth);
-                int32_t c1 = (int32_t)((int64_t)K * (t + 1) / nth);
+                int32_t c0, c1;
+                sais_part_of(0, K, t, nth, &c0, &c1);
                 for (int32_t c = c0; c < c1; c++) {
                     int32_t head = B[c];
                     for (int u = 0; u < nth; u++) {
@@ -806,7 +807,8 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : names)
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
-        int32_t lo = (int32_t)((int64_t)m * t / nth), hi = (int32_t)((int64_t)m * (t + 1) / nth);
+        int32_t lo, hi;
+        sais_part_of(0, m, t, nth, &lo, &hi);
         /* the entry before the part, read before any part renames it */
         int32_t prev = lo > 0 ? SA[lo - 1] : -1, prev_len = lo > 0 ? W[prev / 2] : 0, own = 0;
         if (nth > 1) {
@@ -905,7 +907,8 @@ static void SAIS_FN(lms_positions)(const SAIS_CH *T, int32_t n, int32_t *SA, int
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         int t = omp_get_thread_num(), nth = omp_get_num_threads();
-        int32_t lo = (int32_t)((int64_t)m * t / nth), hi = (int32_t)((int64_t)m * (t + 1) / nth);
+        int32_t lo, hi;
+        sais_part_of(0, m, t, nth, &lo, &hi);
         for (int32_t i = lo; i < hi; i++) {
             if (i < hi - SAIS_PF)
                 __builtin_prefetch(&L[SA[i + SAIS_PF]]);
@@ -935,8 +938,8 @@ static void SAIS_FN(place_sorted_par)(const SAIS_CH *T, int32_t *SA, int32_t m, 
 #pragma omp parallel num_threads(threads)
         {
             int t = omp_get_thread_num(), nth = omp_get_num_threads();
-            int32_t a = r0 + (int32_t)((int64_t)(r1 - r0) * t / nth);
-            int32_t b = r0 + (int32_t)((int64_t)(r1 - r0) * (t + 1) / nth);
+            int32_t a, b;
+            sais_part_of(r0, r1, t, nth, &a, &b);
             int32_t last = -1; /* the current stretch's last index */
             int32_t cur = -1;  /* its bucket */
             for (int32_t i = b - 1; i >= a; i--) {
