@@ -55,7 +55,9 @@ void pc_alloc_reset_peak(void);
  * transparent huge pages (madvise MADV_HUGEPAGE on Linux, where the
  * kernel gives them only on request); 0 (the default): no advice. For a
  * program that keeps freed memory in its heap (sa-mpi), where a page
- * once faulted in serves many arrays in turn. */
+ * once faulted in serves many arrays in turn, and for `parcheck sa`,
+ * whose large arrays are each filled whole (the suffix array, the
+ * builders' bucket arrays). */
 void pc_alloc_hugepages(int on);
 
 /* Number of allocation calls since program start. */

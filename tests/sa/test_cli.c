@@ -98,8 +98,12 @@ START_TEST(exit_codes)
 }
 END_TEST
 
-static int32_t *read_i32(const char *path, long *count)
+/* The little-endian int32 values of file name in the test directory
+ * (*count of them). */
+static int32_t *read_i32(const char *name, long *count)
 {
+    char path[256];
+    snprintf(path, sizeof path, "%s", sa_cli_path(name));
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
     fseek(f, 0, SEEK_END);
@@ -493,12 +497,9 @@ START_TEST(out_sa_and_lcp)
         PC_SKIP("parcheck binary not built");
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 3000 --kind fibonacci --seed 1 -o f.txt"), 0);
     ck_assert_int_eq(sa_cli_run(NULL, NULL, "sa f.txt --impl omp --out-sa f.sa --out-lcp f.lcp"), 0);
-    char p[256];
     long nsa, nlcp;
-    snprintf(p, sizeof p, "%s", sa_cli_path("f.sa"));
-    int32_t *sa = read_i32(p, &nsa);
-    snprintf(p, sizeof p, "%s", sa_cli_path("f.lcp"));
-    int32_t *lcp = read_i32(p, &nlcp);
+    int32_t *sa = read_i32("f.sa", &nsa);
+    int32_t *lcp = read_i32("f.lcp", &nlcp);
     ck_assert_int_eq(nsa, 3000);
     ck_assert_int_eq(nlcp, 3000);
     uint8_t T[3000];
@@ -511,6 +512,39 @@ START_TEST(out_sa_and_lcp)
     ck_assert(!memcmp(lcp, refl, sizeof refl));
     free(sa);
     free(lcp);
+}
+END_TEST
+
+/* The huge-page advice of `parcheck sa` (on by default, off with
+ * PARCHECK_HUGEPAGES=0) changes the pages, never the result: 3 MiB of
+ * text (a suffix array of 12 MiB, advised) gives the same validated
+ * suffix array either way. */
+START_TEST(huge_pages_either_way)
+{
+    if (!sa_cli_have_bin())
+        PC_SKIP("parcheck binary not built");
+    ck_assert_int_eq(sa_cli_run(NULL, NULL, "gen text --bytes 3145728 --kind text --seed 4 -o h.txt"), 0);
+    const char *saved = getenv("PARCHECK_HUGEPAGES");
+    char keep[64];
+    snprintf(keep, sizeof keep, "%s", saved ? saved : "");
+    unsetenv("PARCHECK_HUGEPAGES");
+    int on = sa_cli_run(NULL, NULL, "sa h.txt --impl sais --threads 2 --out-sa h1.sa");
+    setenv("PARCHECK_HUGEPAGES", "0", 1);
+    int off = sa_cli_run(NULL, NULL, "sa h.txt --impl sais --threads 2 --out-sa h0.sa");
+    if (saved)
+        setenv("PARCHECK_HUGEPAGES", keep, 1);
+    else
+        unsetenv("PARCHECK_HUGEPAGES");
+    ck_assert_int_eq(on, 0);
+    ck_assert_int_eq(off, 0);
+    long n1, n0;
+    int32_t *a = read_i32("h1.sa", &n1);
+    int32_t *b = read_i32("h0.sa", &n0);
+    ck_assert_int_eq(n1, 3145728);
+    ck_assert_int_eq(n0, 3145728);
+    ck_assert(!memcmp(a, b, sizeof *a * (size_t)n1));
+    free(a);
+    free(b);
 }
 END_TEST
 
@@ -544,6 +578,7 @@ static Suite *suite_cli(void)
     tcase_add_test(tc, external_wait_survives_signals);
     tcase_add_test(tc, external_program_beside_parcheck_first);
     tcase_add_test(tc, gen_sizes_and_seeds);
+    tcase_add_test(tc, huge_pages_either_way);
     suite_add_tcase(s, tc);
     return s;
 }
