@@ -104,6 +104,11 @@ void sa_sais_test_hist(int32_t k);
  * pipelined since the last call. Not thread-safe. */
 int32_t sa_sais_test_piped(int on);
 
+/* Test hook: how many shared runs of sais's induce passes had their end
+ * found by all the threads together (a window of the next run's length
+ * at most) since the last call; then the count is reset. */
+int32_t sa_sais_test_windows(void);
+
 /* Test hook: how sais names the byte level's LMS substrings: mode 1 (the
  * default) by hashing where the text suits it, else by induced sorting;
  * 0 always by induced sorting; 2 by hashing with tiny limits (48 distinct

@@ -108,6 +108,17 @@ int32_t sa_sais_test_piped(int on)
     return k;
 }
 
+/* Shared runs whose end the threads found together (induce's windows)
+ * since the last call of sa_sais_test_windows. */
+static int32_t g_sais_win_runs;
+
+int32_t sa_sais_test_windows(void)
+{
+    int32_t k = g_sais_win_runs;
+    g_sais_win_runs = 0;
+    return k;
+}
+
 /* Histogram capacity forced by sa_sais_test_hist (-1: by the input size). */
 static int32_t g_sais_hist_k = -1;
 

@@ -276,15 +276,22 @@ static void SAIS_FN(scatter_s)(const SAIS_CH *T, int32_t *SA, int32_t lo, int32_
  * least hist_min entries (its slots then come from per-thread histograms)
  * and g_sais_share_min per thread; else, with fwd, the next fwd_len
  * entries whatever they hold (*is_fwd = 1: a block whose own inductions
- * are forwarded, see induce), from g_sais_share_min entries per thread. */
+ * are forwarded, see induce), from g_sais_share_min entries per thread.
+ * With win, once the next max(g_sais_share_min * nt, hist_min) entries
+ * are all filled (a run long enough to share, whatever its end), it
+ * returns instead the next share entries whatever they hold (*is_win = 1,
+ * *pos left at the run's start): the threads look for the run's end in
+ * them together (see induce). */
 static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t *B,
                                    int spass, int unflag, int nt, int32_t share,
-                                   int32_t hist_min, int fwd, int32_t fwd_len, int32_t *pos,
-                                   int32_t *lo, int32_t *hi, int *is_fwd)
+                                   int32_t hist_min, int fwd, int32_t fwd_len, int win,
+                                   int32_t *pos, int32_t *lo, int32_t *hi, int *is_fwd,
+                                   int *is_win)
 {
     int32_t p = *pos, least = g_sais_share_min * nt;
+    int32_t sure = least > hist_min ? least : hist_min; /* a run this long is shared */
     *lo = *hi = 0;
-    *is_fwd = 0;
+    *is_fwd = *is_win = 0;
     for (;;) {
         if (nt <= 1) { /* everything left, in one call */
             if (spass)
@@ -298,6 +305,12 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
                 p--;
             if (p <= 0)
                 break;
+            if (win && p >= sure && sais_prev_empty(SA, p - 1, p - sure) == p - sure) {
+                *lo = p > share ? p - share : 0;
+                *hi = p;
+                *is_win = 1;
+                break;
+            }
             int32_t r = sais_prev_empty(SA, p - 1, p > share ? p - share : 0);
             if (p - r >= least && p - r >= hist_min) {
                 *lo = r;
@@ -319,6 +332,12 @@ static void SAIS_FN(induce_serial)(const SAIS_CH *T, int32_t *SA, int32_t n, int
                 p++;
             if (p >= n)
                 break;
+            if (win && n - p >= sure && sais_next_empty(SA, p + 1, p + sure) == p + sure) {
+                *lo = p;
+                *hi = n - p > share ? p + share : n;
+                *is_win = 1;
+                break;
+            }
             int32_t r = sais_next_empty(SA, p + 1, n - p > share ? p + share : n);
             if (r - p >= least && r - p >= hist_min) {
                 *lo = p;
@@ -594,6 +613,16 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
      * block: its flags are cleared by the threads after it (unflag) */
     int32_t plo = 0, phi = 0;
     int is_fwd = 0, was_fwd = 0;
+    /* Runs of the histograms end where the threads find it together (a
+     * window, see induce_serial): thread 0 alone looked for the first
+     * empty entry of every run, and at 16 threads that scan was half of
+     * each pass over the byte level (a shared run is up to a million
+     * entries). stop[u]: where part u of the window first meets an empty
+     * entry in pass order (L: the first one, S: one past the last one). */
+    int win = nt > 1 && nt <= SAIS_MAX_PARTS && hist != NULL
+              && share >= (g_sais_share_min * nt > hist_min ? g_sais_share_min * nt : hist_min);
+    int is_win = 0;
+    int32_t stop[SAIS_MAX_PARTS];
     sais_barrier bar = { 0, 0 };
     /* the pass's start, the partners' CPU time in it (nanoseconds, summed)
      * and whether the rest of it runs on thread 0 (SAIS_SOLO_RUNS) */
@@ -623,7 +652,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                     lo = hi = 0;
                 else
                     SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, nth, share, hist_min, fwd,
-                                           fwd_len, &pos, &lo, &hi, &is_fwd);
+                                           fwd_len, win && nth == nt, &pos, &lo, &hi, &is_fwd,
+                                           &is_win);
             }
             sais_barrier_wait(&bar, nth);
             if (was_fwd && unflag) {
@@ -636,16 +666,33 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             }
             if (lo >= hi)
                 break;
-            int32_t a, b;
-            sais_part_of(lo, hi, t, nth, &a, &b);
-            int use_h = !is_fwd && hi - lo >= hist_min;
+            int32_t a, b, rl = lo, rh = hi; /* the run */
+            if (is_win) {
+                sais_part_of(lo, hi, t, nth, &a, &b);
+                stop[t] = spass ? sais_prev_empty(SA, b, a) : sais_next_empty(SA, a, b);
+                sais_barrier_wait(&bar, nth);
+                for (int k = 0; k < nth; k++) { /* the first part, in pass order, that meets one */
+                    int u = spass ? nth - 1 - k : k;
+                    sais_part_of(lo, hi, u, nth, &a, &b);
+                    if (spass ? stop[u] > a : stop[u] < b) {
+                        *(spass ? &rl : &rh) = stop[u];
+                        break;
+                    }
+                }
+                if (t == 0) {
+                    pos = spass ? rl : rh;
+                    g_sais_win_runs++;
+                }
+            }
+            sais_part_of(rl, rh, t, nth, &a, &b);
+            int use_h = !is_fwd && rh - rl >= hist_min;
             int32_t *h = use_h ? hist + (size_t)t * (size_t)K : NULL;
             if (h)
                 memset(h, 0, sizeof *h * (size_t)K);
             if (spass)
-                SAIS_FN(gather_s)(T, SA, a, b, buf + (a - lo), h);
+                SAIS_FN(gather_s)(T, SA, a, b, buf + (a - rl), h);
             else
-                SAIS_FN(gather_l)(T, SA, a, b, buf + (a - lo), h);
+                SAIS_FN(gather_l)(T, SA, a, b, buf + (a - rl), h);
             sais_barrier_wait(&bar, nth);
             if (use_h) {
                 /* each thread's first slot per bucket, the parts taken in
@@ -665,11 +712,11 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                     B[c] = head;
                 }
             } else if (t == 0) {
-                SAIS_FN(assign_slots)(T, buf, lo, hi, B, K, spass, NULL, 0, 0, NULL);
+                SAIS_FN(assign_slots)(T, buf, rl, rh, B, K, spass, NULL, 0, 0, NULL);
             }
             sais_barrier_wait(&bar, nth);
             /* the writes of the part, in pass order */
-            SAIS_FN(write_part)(SA, buf, lo, a, b, h, spass, unflag && !is_fwd);
+            SAIS_FN(write_part)(SA, buf, rl, a, b, h, spass, unflag && !is_fwd);
             if (t > 0) {
                 double now = sais_thread_cpu();
                 __atomic_add_fetch(&partner_ns, (int64_t)(1e9 * (now - cpu)), __ATOMIC_RELAXED);
@@ -680,8 +727,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
         if (t == 0 && solo) { /* the partners wait in OpenMP's barrier, not in ours */
             int32_t lo1, hi1; /* not lo, hi: the partners may still be reading them */
             int f1;
-            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, 0, 0, &pos,
-                                   &lo1, &hi1, &f1);
+            SAIS_FN(induce_serial)(T, SA, n, B, spass, unflag, 1, share, hist_min, 0, 0, 0, &pos,
+                                   &lo1, &hi1, &f1, &f1);
         }
     }
     if (nt > 1)

@@ -221,8 +221,11 @@ START_TEST(sais_large_repetitive)
         snprintf(label, sizeof label, "kind %d", kinds[k]);
         int32_t *a = build_checked("sais", T, n, 1, label);
         sa_sais_test_par_min(4096); /* the ring of gather blocks, on 2^18 */
+        sa_sais_test_windows();
         int32_t *b = build_checked("sais", T, n, 2, label);
         sa_sais_test_par_min(0);
+        /* runs whose end both threads looked for */
+        ck_assert_msg(sa_sais_test_windows() > 0, "no run found in a window on %s", label);
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais 1 vs 2 threads on %s", label);
         pc_free(b);
         sa_sais_test_narrow(0); /* every reduced string as int32_t */
@@ -271,6 +274,8 @@ START_TEST(sais_large_repetitive)
         sa_sais_test_hist(1 << 20); /* histograms wherever the runs are long enough */
         b = build_checked("sais", T, n, 3, label);
         sa_sais_test_hist(-1);
+        ck_assert_msg(sa_sais_test_windows() > 0, "no run found in a window at 3 threads on %s",
+                      label);
         ck_assert_msg(!memcmp(a, b, sizeof *a * (size_t)n), "sais slots by histograms on %s",
                       label);
         pc_free(b);
