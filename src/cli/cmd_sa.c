@@ -339,6 +339,8 @@ int cmd_sa(int argc, char **argv)
         fputs("recommended: --impl sais (induced sorting: linear work on every input, repetitive\n"
               "texts included, 1 or --threads T); seq and omp are the seed's prefix doubling,\n"
               "whose rounds grow with the longest repeat\n", stdout);
+        fputs("environment: PARCHECK_HUGEPAGES=0 leaves the pages to the kernel's default (blocks\n"
+              "of 2 MiB and more are otherwise advised to take transparent huge pages)\n", stdout);
         fputs("implementations:\n", stdout);
         cmd_sa_list(stdout);
         cli_list_end(stdout);
