@@ -134,6 +134,14 @@ int32_t sa_sais_test_place_lms(const uint8_t *T, int32_t n, int32_t *SA, int thr
  * r in [lim, p] with SA[r..p) all nonzero (0 <= lim <= p). */
 int32_t sa_sais_test_run_bound(const int32_t *SA, int32_t p, int32_t lim, int down);
 
+/* Test hook: the run that the threads of a shared induce pass find in a
+ * window SA[lo..hi) (0 <= lo <= hi <= the array's length), its nth parts
+ * scanned one after the other here: down = 0 (an L pass), [*rl, *rh) =
+ * [lo, the first r in [lo, hi) with SA[r] == 0, else hi); down = 1 (an S
+ * pass), [the smallest r in [lo, hi] with SA[r..hi) all nonzero, hi). */
+void sa_sais_test_window_run(const int32_t *SA, int32_t lo, int32_t hi, int nth, int down,
+                             int32_t *rl, int32_t *rh);
+
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                         pc_error *err);

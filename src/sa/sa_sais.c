@@ -348,6 +348,49 @@ static int32_t sais_prev_empty(const int32_t *SA, int32_t p, int32_t lim)
     return r;
 }
 
+/* Part t of nth of an induce pass's window SA[lo..hi) (see induce): where
+ * it first meets an empty entry in pass order, an L pass going up (the
+ * first empty entry, else the part's end) and an S pass going down (one
+ * past the last empty entry, else the part's start). */
+static int32_t sais_window_stop(const int32_t *SA, int32_t lo, int32_t hi, int t, int nth,
+                                int spass)
+{
+    int32_t a, b;
+    sais_part_of(lo, hi, t, nth, &a, &b);
+    return spass ? sais_prev_empty(SA, b, a) : sais_next_empty(SA, a, b);
+}
+
+/* The run of a window SA[lo..hi) from its parts' stops (sais_window_stop):
+ * [*rl, *rh) ends at the stop of the first part, in pass order, that met
+ * an empty entry (the window's far end when none did); the run starts
+ * where the window does in pass order (*rl = lo for L, *rh = hi for S). */
+static void sais_window_run(const int32_t *stop, int32_t lo, int32_t hi, int nth, int spass,
+                            int32_t *rl, int32_t *rh)
+{
+    *rl = lo;
+    *rh = hi;
+    for (int k = 0; k < nth; k++) {
+        int u = spass ? nth - 1 - k : k;
+        int32_t a, b;
+        sais_part_of(lo, hi, u, nth, &a, &b);
+        if (spass ? stop[u] > a : stop[u] < b) {
+            *(spass ? rl : rh) = stop[u];
+            return;
+        }
+    }
+}
+
+void sa_sais_test_window_run(const int32_t *SA, int32_t lo, int32_t hi, int nth, int down,
+                             int32_t *rl, int32_t *rh)
+{
+    int32_t stop[SAIS_MAX_PARTS];
+    if (nth > SAIS_MAX_PARTS)
+        nth = SAIS_MAX_PARTS;
+    for (int t = 0; t < nth; t++)
+        stop[t] = sais_window_stop(SA, lo, hi, t, nth, down);
+    sais_window_run(stop, lo, hi, nth, down, rl, rh);
+}
+
 int32_t sa_sais_test_run_bound(const int32_t *SA, int32_t p, int32_t lim, int down)
 {
     return down ? sais_prev_empty(SA, p, lim) : sais_next_empty(SA, p, lim);

@@ -668,17 +668,9 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 break;
             int32_t a, b, rl = lo, rh = hi; /* the run */
             if (is_win) {
-                sais_part_of(lo, hi, t, nth, &a, &b);
-                stop[t] = spass ? sais_prev_empty(SA, b, a) : sais_next_empty(SA, a, b);
+                stop[t] = sais_window_stop(SA, lo, hi, t, nth, spass);
                 sais_barrier_wait(&bar, nth);
-                for (int k = 0; k < nth; k++) { /* the first part, in pass order, that meets one */
-                    int u = spass ? nth - 1 - k : k;
-                    sais_part_of(lo, hi, u, nth, &a, &b);
-                    if (spass ? stop[u] > a : stop[u] < b) {
-                        *(spass ? &rl : &rh) = stop[u];
-                        break;
-                    }
-                }
+                sais_window_run(stop, lo, hi, nth, spass, &rl, &rh);
                 if (t == 0) {
                     pos = spass ? rl : rh;
                     g_sais_win_runs++;

@@ -512,6 +512,37 @@ START_TEST(sais_run_bounds_match_a_scan)
 }
 END_TEST
 
+/* The runs that the threads find in a window of a shared induce pass,
+ * each on its part (1 to 5 parts), against an entry-by-entry scan: every
+ * window over arrays with holes at every distance from its ends and from
+ * its parts' bounds. */
+START_TEST(sais_window_runs_match_a_scan)
+{
+    enum { N = 40 };
+    int32_t SA[N];
+    for (int hole_a = -1; hole_a < N; hole_a++)
+        for (int hole_b = -1; hole_b < N; hole_b += 9) {
+            for (int32_t i = 0; i < N; i++)
+                SA[i] = i == hole_a || i == hole_b ? 0 : i + 1;
+            for (int32_t lo = 0; lo <= N; lo++)
+                for (int32_t hi = lo; hi <= N; hi++)
+                    for (int nth = 1; nth <= 5; nth++) {
+                        int32_t up = lo, down = hi, rl, rh;
+                        while (up < hi && SA[up] != 0)
+                            up++;
+                        while (down > lo && SA[down - 1] != 0)
+                            down--;
+                        sa_sais_test_window_run(SA, lo, hi, nth, 0, &rl, &rh);
+                        ck_assert_msg(rl == lo && rh == up, "L window [%d, %d) in %d parts, holes %d %d",
+                                      lo, hi, nth, hole_a, hole_b);
+                        sa_sais_test_window_run(SA, lo, hi, nth, 1, &rl, &rh);
+                        ck_assert_msg(rl == down && rh == hi, "S window [%d, %d) in %d parts, holes %d %d",
+                                      lo, hi, nth, hole_a, hole_b);
+                    }
+        }
+}
+END_TEST
+
 static Suite *suite_adversarial(void)
 {
     Suite *s = suite_create("sa_adversarial");
@@ -526,6 +557,7 @@ static Suite *suite_adversarial(void)
     tcase_add_test(tc, sais_large_repetitive);
     tcase_add_test(tc, sais_runs_across_blocks);
     tcase_add_test(tc, sais_run_bounds_match_a_scan);
+    tcase_add_test(tc, sais_window_runs_match_a_scan);
     tcase_add_test(tc, sais_hashed_names);
     tcase_add_test(tc, sais_hash_gives_way_to_long);
     tcase_add_test(tc, size_refused);
