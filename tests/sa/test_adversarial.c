@@ -481,6 +481,13 @@ START_TEST(size_refused)
 }
 END_TEST
 
+/* SA[0..n) all filled (i + 1) but at the holes a and b (0; -1: none). */
+static void fill_with_holes(int32_t *SA, int32_t n, int a, int b)
+{
+    for (int32_t i = 0; i < n; i++)
+        SA[i] = i == a || i == b ? 0 : i + 1;
+}
+
 /* The run bounds of the shared induce passes, eight entries a test,
  * against an entry-by-entry scan: every start and limit over arrays with
  * holes at every distance from them (a hole at the limit's edge too). */
@@ -490,8 +497,7 @@ START_TEST(sais_run_bounds_match_a_scan)
     int32_t SA[N];
     for (int hole_a = -1; hole_a < N; hole_a++)
         for (int hole_b = -1; hole_b < N; hole_b += 7) {
-            for (int32_t i = 0; i < N; i++)
-                SA[i] = i == hole_a || i == hole_b ? 0 : i + 1;
+            fill_with_holes(SA, N, hole_a, hole_b);
             for (int32_t p = 0; p <= N; p++)
                 for (int32_t lim = p; lim <= N; lim++) {
                     int32_t want = p;
@@ -522,8 +528,7 @@ START_TEST(sais_window_runs_match_a_scan)
     int32_t SA[N];
     for (int hole_a = -1; hole_a < N; hole_a++)
         for (int hole_b = -1; hole_b < N; hole_b += 9) {
-            for (int32_t i = 0; i < N; i++)
-                SA[i] = i == hole_a || i == hole_b ? 0 : i + 1;
+            fill_with_holes(SA, N, hole_a, hole_b);
             for (int32_t lo = 0; lo <= N; lo++)
                 for (int32_t hi = lo; hi <= N; hi++)
                     for (int nth = 1; nth <= 5; nth++) {
