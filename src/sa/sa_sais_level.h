@@ -802,8 +802,8 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
      * In parts of even bounds (positions 2k and 2k+1 share W[k]), each
      * scanned from the type of its last position; a part's last LMS
      * position learns its length once every part has found its first
-     * (work: the first and last of each part, -1 for none). */
-    int32_t *ends = (int32_t *)(void *)work;
+     * (work: the first of each part, -1 for none). */
+    int32_t *firsts = (int32_t *)(void *)work;
     parts[0] = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -822,8 +822,7 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
             });
         }
         if (nth > 1) {
-            ends[2 * t] = next >= plo ? next : -1; /* -1 also when the part is empty */
-            ends[2 * t + 1] = last;
+            firsts[t] = next >= plo ? next : -1; /* -1 also when the part is empty */
             if (nth <= SAIS_MAX_PARTS) {
                 parts[1 + t] = found;
                 if (t == 0)
@@ -833,8 +832,8 @@ static int32_t SAIS_FN(name_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int32
             if (last >= 0) {
                 int32_t after = n;
                 for (int u = t + 1; u < nth && after == n; u++)
-                    if (ends[2 * u] >= 0)
-                        after = ends[2 * u];
+                    if (firsts[u] >= 0)
+                        after = firsts[u];
                 W[last / 2] = after - last + 1;
             }
         }
