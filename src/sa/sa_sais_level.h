@@ -577,12 +577,16 @@ static void SAIS_FN(induce_piped)(const SAIS_CH *T, int32_t *SA, int32_t n, int3
  * S pass, whose regions level() empties first, only empty ones left of
  * it), so its steps only write outside the run. Such a run of at least
  * g_sais_share_min entries per thread is shared: every thread gathers the
- * (bucket, value) pairs of its part (the random text reads), thread 0 turns
- * the buckets into slots in pass order (the only serial step: one bucket
- * counter per entry), and every thread writes its part; shorter runs, and
- * everything with one thread, are scattered directly. The writes are the
- * serial ones, so the result does not depend on the threads. L pass: the
- * sentinel's turn comes first and puts n-1 at the head of its bucket. */
+ * (bucket, value) pairs of its part (the random text reads), the buckets
+ * become slots in pass order (from per-thread histograms where the
+ * alphabet allows them, else on thread 0, one bucket counter per entry),
+ * and every thread writes its part; shorter runs, and everything with one
+ * thread, are scattered directly. Where the histograms serve, the threads
+ * also find together where a long run ends (a window). The levels whose
+ * slots are all assigned one by one go to induce_piped. The writes are
+ * the serial ones, so the result does not depend on the threads. L pass:
+ * the sentinel's turn comes first and puts n-1 at the head of its
+ * bucket. */
 static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K, int32_t *B,
                             sais_ctx *x, int spass, int unflag)
 {
