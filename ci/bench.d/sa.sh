@@ -16,6 +16,9 @@ BYTES=${SA_BENCH_BYTES:-50000000}
 REPS=${SA_BENCH_REPS:-3}
 DATA=${PARCHECK_DATA:-../shared/data}
 mkdir -p report/inputs
+# run alone (not through ci/bench.sh): the table's header, which the
+# summary below reads by name
+[ -s report/bench.csv ] || echo "domain,case,impl,threads,param,seconds,throughput,unit,note" > report/bench.csv
 : > report/bench-sa-load.txt
 train=()
 for f in alice29.txt lcet10.txt plrabn12.txt asyoulik.txt; do

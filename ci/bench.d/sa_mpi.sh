@@ -31,6 +31,9 @@ cap=$(( cores > 4 ? cores : 4 ))
 # shellcheck disable=SC2206
 MPIRUN=(mpirun --oversubscribe ${PARCHECK_MPIRUN_ARGS:-})
 mkdir -p report/inputs
+# run alone (not through ci/bench.sh): the table's header, which the
+# summary below reads by name
+[ -s report/bench.csv ] || echo "domain,case,impl,threads,param,seconds,throughput,unit,note" > report/bench.csv
 W=$(mktemp -d /tmp/pc-sa-mpi-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 f=report/inputs/sa-mpi-bench-text
