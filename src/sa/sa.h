@@ -142,6 +142,10 @@ int32_t sa_sais_test_run_bound(const int32_t *SA, int32_t p, int32_t lim, int do
 void sa_sais_test_window_run(const int32_t *SA, int32_t lo, int32_t hi, int nth, int down,
                              int32_t *rl, int32_t *rh);
 
+/* Test hook: how many entries apart sais keeps the threads' histograms of
+ * a level of K symbols (at least K, and a whole number of 128 bytes). */
+size_t sa_sais_test_hist_stride(int32_t K);
+
 /* libdivsufsort (external reference); PC_EUNAVAIL without it. */
 int sa_build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int threads,
                         pc_error *err);

@@ -197,10 +197,22 @@ static void sais_zero(int32_t *SA, int32_t n, int threads)
  * recursion. */
 static int sais_keep_buckets(int32_t K) { return K <= SAIS_KEEP_MAX; }
 
+/* Entries between two threads' histograms of K buckets: K rounded up to
+ * 128 bytes, so that no two threads' counters share a cache line (nor the
+ * pair of lines a core's prefetcher fetches together). Packed at K, the
+ * few counters of a level with a handful of names (Fibonacci's reduced
+ * levels) sat in one line that every increment of every thread fought
+ * for, and 2 threads ran slower than 1. */
+static inline size_t sais_hist_stride(int32_t K)
+{
+    return ((size_t)K + 31) & ~(size_t)31;
+}
+
 /* Takes the two bucket arrays of a level (*C, 2K + 1 entries: sizes, then
- * pointers, then a counter that stays 0) and, when the histogram is counted in parallel, one histogram
- * per thread (*H, else NULL): for the byte level and for reduced levels
- * whose histograms take at most n/4 bytes (threads x K <= n/16; the first
+ * pointers, then a counter that stays 0) and, when the histogram is
+ * counted in parallel, one histogram per thread (*H, else NULL;
+ * sais_hist_stride(K) entries apart): for the byte level and for reduced
+ * levels whose histograms take at most n/4 bytes (threads x K <= n/16; the first
  * reduced level of text, 50 thousand names for 20 million symbols at 64
  * MiB, gets them at 16 threads: its count and LMS placement run on the
  * threads). Returns PC_OK or PC_ENOMEM with nothing held. */
@@ -213,7 +225,7 @@ static int sais_buckets_alloc(int32_t n, int32_t K, int threads, int32_t **C, in
     *H = NULL;
     if (*C && threads > 1 && n >= g_sais_par_induce_min
         && (K <= 4096 || (int64_t)threads * K <= n / 16)) {
-        *H = pc_malloc_array((size_t)threads * (size_t)K, sizeof **H);
+        *H = pc_malloc_array((size_t)threads * sais_hist_stride(K), sizeof **H);
         if (!*H) {
             pc_free(*C);
             *C = NULL;
@@ -391,6 +403,11 @@ void sa_sais_test_window_run(const int32_t *SA, int32_t lo, int32_t hi, int nth,
     sais_window_run(stop, lo, hi, nth, down, rl, rh);
 }
 
+size_t sa_sais_test_hist_stride(int32_t K)
+{
+    return sais_hist_stride(K);
+}
+
 int32_t sa_sais_test_run_bound(const int32_t *SA, int32_t p, int32_t lim, int down)
 {
     return down ? sais_prev_empty(SA, p, lim) : sais_next_empty(SA, p, lim);
@@ -512,7 +529,7 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
         x.hist_k = k > 65536 ? 65536 : k > 256 ? (int32_t)k : 256;
         if (g_sais_hist_k >= 0)
             x.hist_k = g_sais_hist_k;
-        size_t slots = (size_t)x.block + (size_t)x.hist_k / 2 + 1;
+        size_t slots = (size_t)x.block + sais_hist_stride(x.hist_k) / 2 + 1;
         x.buf = pc_malloc_array((size_t)threads * slots, sizeof(sais_slot));
         if (!x.buf)
             return pc_error_nomem(err, "allocating SA-IS induce slots");

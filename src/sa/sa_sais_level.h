@@ -23,8 +23,8 @@
 
 /* C[0..K) = number of occurrences of each symbol of T[0..n). With threads
  * and a small alphabet, each thread counts a block into its own histogram
- * (H, threads x K) and the histograms are summed; with threads and no
- * histograms (a large alphabet: few threads meet on one counter), the
+ * (H, one per thread, sais_hist_stride(K) entries apart) and the
+ * histograms are summed; with threads and no histograms (a large alphabet: few threads meet on one counter), the
  * threads add to C atomically. */
 static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, int32_t *H,
                            int threads)
@@ -44,7 +44,7 @@ static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, i
 #pragma omp parallel num_threads(threads)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int32_t *h = H + (size_t)t * (size_t)K;
+        int32_t *h = H + (size_t)t * sais_hist_stride(K);
         memset(h, 0, sizeof *h * (size_t)K);
         int64_t lo = (int64_t)n * t / nt, hi = (int64_t)n * (t + 1) / nt;
         for (int64_t i = lo; i < hi; i++)
@@ -53,7 +53,7 @@ static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, i
 #pragma omp for schedule(static)
         for (int32_t c = 0; c < K; c++)
             for (int u = 0; u < nt; u++)
-                C[c] += H[(size_t)u * (size_t)K + (size_t)c];
+                C[c] += H[(size_t)u * sais_hist_stride(K) + (size_t)c];
     }
 }
 
@@ -98,8 +98,8 @@ static int32_t SAIS_FN(place_lms)(const SAIS_CH *T, int32_t n, int32_t *SA, int3
     return m;
 }
 
-/* place_lms on the threads (H: threads x K histograms, free scratch after
- * count): the positions cut into one block per thread; a block's first
+/* place_lms on the threads (H: one histogram per thread, as count's, free
+ * scratch after count): the positions cut into one block per thread; a block's first
  * type is found from its first pair of unequal symbols (or, when the block
  * is one run, from the next block's, resolved right to left by one
  * thread); each thread counts its block's LMS suffixes per bucket, the
@@ -145,7 +145,7 @@ static int32_t SAIS_FN(place_lms_par)(const SAIS_CH *T, int32_t n, int32_t *SA, 
                 m += lms;
             });
         } else {
-            int32_t *h = H + (size_t)t * (size_t)K;
+            int32_t *h = H + (size_t)t * sais_hist_stride(K);
             memset(h, 0, sizeof *h * (size_t)K);
             SAIS_SCAN_R2L(T, hi - 1, lo, typ[t + 1], p, lms, { h[T[p]] += lms; });
 #pragma omp barrier
@@ -153,8 +153,8 @@ static int32_t SAIS_FN(place_lms_par)(const SAIS_CH *T, int32_t n, int32_t *SA, 
             for (int32_t c = 0; c < K; c++) {
                 int32_t e = B[c];
                 for (int u = nth - 1; u >= 0; u--) {
-                    int32_t k = H[(size_t)u * (size_t)K + (size_t)c];
-                    H[(size_t)u * (size_t)K + (size_t)c] = e;
+                    int32_t k = H[(size_t)u * sais_hist_stride(K) + (size_t)c];
+                    H[(size_t)u * sais_hist_stride(K) + (size_t)c] = e;
                     e -= k;
                 }
                 B[c] = e;
@@ -682,7 +682,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
             }
             sais_part_of(rl, rh, t, nth, &a, &b);
             int use_h = !is_fwd && rh - rl >= hist_min;
-            int32_t *h = use_h ? hist + (size_t)t * (size_t)K : NULL;
+            int32_t *h = use_h ? hist + (size_t)t * sais_hist_stride(K) : NULL;
             if (h)
                 memset(h, 0, sizeof *h * (size_t)K);
             if (spass)
@@ -700,7 +700,7 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 for (int32_t c = c0; c < c1; c++) {
                     int32_t head = B[c];
                     for (int u = 0; u < nth; u++) {
-                        int32_t *hu = hist + (size_t)(spass ? nth - 1 - u : u) * (size_t)K;
+                        int32_t *hu = hist + (size_t)(spass ? nth - 1 - u : u) * sais_hist_stride(K);
                         int32_t k = hu[c];
                         hu[c] = head;
                         head += spass ? -k : k;

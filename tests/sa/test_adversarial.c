@@ -561,6 +561,20 @@ START_TEST(sais_window_runs_match_a_scan)
 }
 END_TEST
 
+/* The threads' histograms lie a whole number of 128 bytes apart, at least
+ * K entries, whatever the level's alphabet: no two threads' counters in
+ * one cache line (packed at K, the handful of counters of Fibonacci's
+ * reduced levels made 2 threads slower than 1). */
+START_TEST(sais_histograms_apart)
+{
+    for (int32_t K = 1; K <= 70000; K += K < 300 ? 1 : 997) {
+        size_t s = sa_sais_test_hist_stride(K);
+        ck_assert_msg(s >= (size_t)K && s % 32 == 0 && s < (size_t)K + 32, "stride %zu for K = %d",
+                      s, (int)K);
+    }
+}
+END_TEST
+
 static Suite *suite_adversarial(void)
 {
     Suite *s = suite_create("sa_adversarial");
@@ -576,6 +590,7 @@ static Suite *suite_adversarial(void)
     tcase_add_test(tc, sais_runs_across_blocks);
     tcase_add_test(tc, sais_run_bounds_match_a_scan);
     tcase_add_test(tc, sais_window_runs_match_a_scan);
+    tcase_add_test(tc, sais_histograms_apart);
     tcase_add_test(tc, sais_hashed_names);
     tcase_add_test(tc, sais_hash_gives_way_to_long);
     tcase_add_test(tc, size_refused);
