@@ -84,13 +84,14 @@ sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size
     int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
     int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
     int *dest = sam_alloc(c, npairs + 1, sizeof(int), "routing destinations");
-    size_t *hist = sam_alloc(c, (size_t)T * (size_t)P + 1, sizeof *hist, "routing counts");
+    size_t hs = sam_hist_stride((size_t)P);
+    size_t *hist = sam_alloc(c, (size_t)T * hs + 1, sizeof *hist, "routing counts");
     sam_pair *sbuf = sam_alloc(c, npairs + 1, sizeof *sbuf, "routing send buffer");
     /* counting sort by destination, each thread on its chunk */
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         size_t b = npairs * (size_t)t / (size_t)T, e = npairs * (size_t)(t + 1) / (size_t)T;
-        size_t *h = hist + (size_t)t * (size_t)P;
+        size_t *h = hist + (size_t)t * hs;
         memset(h, 0, sizeof *h * (size_t)P);
         for (size_t k = b; k < e; k++) {
             dest[k] = sam_owner(c, pairs[k].idx);
@@ -101,8 +102,8 @@ sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size
     for (int q = 0; q < P; q++) {
         size_t q0 = off;
         for (int t = 0; t < T; t++) {
-            size_t x = hist[(size_t)t * (size_t)P + (size_t)q];
-            hist[(size_t)t * (size_t)P + (size_t)q] = off;
+            size_t x = hist[(size_t)t * hs + (size_t)q];
+            hist[(size_t)t * hs + (size_t)q] = off;
             off += x;
         }
         scnt[q] = (int)(off - q0);
@@ -110,7 +111,7 @@ sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         size_t b = npairs * (size_t)t / (size_t)T, e = npairs * (size_t)(t + 1) / (size_t)T;
-        size_t *h = hist + (size_t)t * (size_t)P;
+        size_t *h = hist + (size_t)t * hs;
         for (size_t k = b; k < e; k++)
             sbuf[h[dest[k]]++] = pairs[k];
     }

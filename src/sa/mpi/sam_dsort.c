@@ -684,7 +684,8 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
     sam_prof_add(SAM_PH_SPLITTERS, &tp);
     int T = m < SAM_PAR_MIN ? 1 : c->threads;
     uint16_t *dest = sam_alloc(c, m + 1, sizeof *dest, "bucket numbers");
-    size_t *hist = sam_alloc(c, (size_t)T * PG + 1, sizeof *hist, "bucket counts");
+    size_t hs = sam_hist_stride(PG);
+    size_t *hist = sam_alloc(c, (size_t)T * hs + 1, sizeof *hist, "bucket counts");
     /* per (rank q, group g) at q G + g: send counts, send offsets, receive
      * counts; then per group g, its P receive offsets at rdis + g P and
      * its P send counts and offsets at sg + g P, sgd + g P */
@@ -696,7 +697,7 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         size_t b = m * (size_t)t / (size_t)nt, e = m * (size_t)(t + 1) / (size_t)nt;
-        size_t *h = hist + (size_t)t * PG;
+        size_t *h = hist + (size_t)t * hs;
         memset(h, 0, sizeof *h * PG);
         o->buckets(sp, P - 1, a, b, e, (uint32_t)c->rank, dest, h);
 #pragma omp barrier
@@ -708,8 +709,8 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
                 for (int q = 0; q < P; q++) {
                     size_t d = (size_t)q * (size_t)G + (size_t)g, first = off;
                     for (int u = 0; u < nt; u++) {
-                        size_t x = hist[(size_t)u * PG + d];
-                        hist[(size_t)u * PG + d] = off;
+                        size_t x = hist[(size_t)u * hs + d];
+                        hist[(size_t)u * hs + d] = off;
                         off += x;
                     }
                     scnt[d] = (int)(off - first);
