@@ -31,9 +31,20 @@
 # SA compared with sais's) decides: if it works the benchmark uses cma and
 # says so on its transport line (2026-11-27 on that machine: 2.15-2.23 s
 # against 2.25-2.57 s for the repeat at 16 ranks), else it keeps none.
+# Each run starts a fresh set of processes. On a virtual machine whose
+# balloon reports free pages to the host, memory left free for a couple
+# of seconds goes back to the host and the next run waits for the host to
+# back it again (here, 16 MiB at 2 ranks: 1.66-2.53 s cold against
+# 1.17-1.26 s warm, the difference all system time). So right before
+# each timed run, ci/bench.d/warm_memory.py touches SA_MPI_HOST_WARM_MB of
+# memory (default 80 bytes per input byte, the ranks' peaks together,
+# at most half of MemAvailable) and frees it: the run then gets memory
+# the host still backs, as a machine without a hypervisor would give it.
+# SA_MPI_HOST_WARM=0 times them cold; the header line says which.
 # Knobs: SA_MPI_HOST_BYTES (67108864), SA_MPI_HOST_NP ("1 2 4 8 16"),
 # SA_MPI_HOST_REPS (3), SA_MPI_HOST_LIMIT (seconds per run, 150),
-# SA_MPI_HOST_CMA (auto; 0: never probe), PARCHECK_MPIRUN_ARGS.
+# SA_MPI_HOST_CMA (auto; 0: never probe), SA_MPI_HOST_WARM (1),
+# SA_MPI_HOST_WARM_MB, PARCHECK_MPIRUN_ARGS.
 set -u
 if [ $# -ge 1 ]; then
   BUILD=$1
@@ -52,6 +63,13 @@ BYTES=${SA_MPI_HOST_BYTES:-67108864}
 NPS=${SA_MPI_HOST_NP:-1 2 4 8 16}
 REPS=${SA_MPI_HOST_REPS:-3}
 LIMIT=${SA_MPI_HOST_LIMIT:-150}
+WARM=${SA_MPI_HOST_WARM:-1}
+avail_mb=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)
+WARM_MB=${SA_MPI_HOST_WARM_MB:-$((BYTES * 80 / 1048576))}
+if [ -n "$avail_mb" ] && [ "$WARM_MB" -gt $((avail_mb / 2)) ]; then
+  WARM_MB=$((avail_mb / 2))
+fi
+WARM_PY=$(dirname "$0")/warm_memory.py
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 [ -x "$P" ] || { echo "$P not built"; exit 2; }
 [ -x "$M" ] || { echo "$M not built (no mpicc?)"; exit 2; }
@@ -72,6 +90,11 @@ done
   >/dev/null || exit 2
 CORES=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 echo "host: $CORES cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
+if [ "$WARM" = 1 ]; then
+  echo "memory: $WARM_MB MiB touched and freed right before each timed run ($WARM_PY; SA_MPI_HOST_WARM=0: cold)"
+else
+  echo "memory: cold (no warm-up before the runs)"
+fi
 # the transport (see the top): cma where the environment turned it off
 # and a probe shows that it works
 copy=$(ompi_info --param btl vader --level 9 2>/dev/null |
@@ -98,6 +121,7 @@ declare -A secs runs note
 once() {
   local kind=$1 algo=$2 np=$3 out key=$1-$2-$3
   rm -f "$W/m.sa" "$W/m.st"
+  [ "$WARM" = 1 ] && python3 "$WARM_PY" "$WARM_MB"
   if ! out=$(timeout "$LIMIT" "${MPIRUN[@]}" -np "$np" "$M" "$W/$kind" --algo "$algo" --no-lcp \
              --sa "$W/m.sa" --stats "$W/m.st" --quiet 2>&1); then
     note[$key]="did not finish in $LIMIT s (or failed): $(echo "$out" | head -c 200)"
