@@ -25,7 +25,7 @@ COLOURS = ['#9400d3', '#009e73', '#56b4e9', '#e69f00', '#f0e442', '#0072b2', '#e
 # of preference: the first that passed on an input is that input's reference.
 REFERENCES = {'spmm': ['cusparse', 'csr-serial'], 'sa': ['divsufsort', 'seq'], 'pets': ['serial']}
 MACHINE_KEYS = [('date', 'date'), ('host', 'host'), ('cpu', 'CPU'), ('threads', 'hardware threads'),
-                ('gpu', 'GPU'), ('opencl', 'OpenCL platforms'), ('compiler', 'compiler'),
+                ('memory', 'memory'), ('gpu', 'GPU'), ('opencl', 'OpenCL platforms'), ('compiler', 'compiler'),
                 ('flags', 'flags'), ('commit', 'commit'), ('version', 'parcheck version')]
 
 

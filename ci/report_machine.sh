@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ci/report_machine.sh PARCHECK - what the report's header says about where
-# it ran, one "key<TAB>value" line each: date, host, cpu, threads, gpu,
-# opencl, compiler, flags, commit, version. The compiler and flags are the
+# it ran, one "key<TAB>value" line each: date, host, cpu, threads, memory,
+# gpu, opencl, compiler, flags, commit, version (memory: ci/machine_memory.sh). The compiler and flags are the
 # build's, as make computes them (make report-env).
 set -u
 P=${1:?parcheck binary}
@@ -10,6 +10,7 @@ kv date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 kv host "$(hostname 2>/dev/null || cat /proc/sys/kernel/hostname)"
 kv cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 kv threads "$(nproc)"
+kv memory "$(bash "$(dirname "$0")/machine_memory.sh")"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
       sed -E 's/^ *([0-9]+) (.*)/\1 x \2/' | paste -sd ';' | sed 's/;/; /g')
 kv gpu "${gpu:-none}"

@@ -90,6 +90,7 @@ done
   >/dev/null || exit 2
 CORES=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 echo "host: $CORES cores, $(mpirun --version 2>&1 | head -n 1), load: $(uptime | sed 's/.*load/load/')"
+echo "machine memory: $(bash "$(dirname "$0")/../machine_memory.sh")"
 if [ "$WARM" = 1 ]; then
   echo "memory: $WARM_MB MiB touched and freed right before each timed run ($WARM_PY; SA_MPI_HOST_WARM=0: cold)"
 else

@@ -52,6 +52,7 @@ for t in alice29.txt lcet10.txt plrabn12.txt asyoulik.txt; do
   [ -f "$DATA/texts/$t" ] && train+=(--train "$DATA/texts/$t")
 done
 say "sa_sais_host: $(nproc) cores, $("$P" --version 2>/dev/null | head -n 1), $(date -u '+%F %T') UTC"
+say "memory: $(bash "$(dirname "$0")/../machine_memory.sh")"
 [ "$have_dss" = 1 ] || say "divsufsort: not in this build (no column)"
 status=0
 # MB/s of one impl at T threads on file F (JSON kept); empty on failure

@@ -58,7 +58,7 @@ while IFS= read -r line; do
     fail "skip reason not grouped on the page and stdout: $line"
   fi
 done <"$tmp/expect.txt"
-for label in date host CPU 'hardware threads' GPU 'OpenCL platforms' compiler flags commit 'parcheck version'; do
+for label in date host CPU 'hardware threads' memory GPU 'OpenCL platforms' compiler flags commit 'parcheck version'; do
   v=$(grep -o "<tr><th>$label</th><td>[^<]*</td>" "$page" | sed 's/.*<td>\(.*\)<\/td>/\1/')
   if [ -n "$v" ] && [ "$v" != unknown ]; then ok "header $label: $v"; else fail "header $label: '${v}'"; fi
 done
