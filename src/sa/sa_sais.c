@@ -524,12 +524,13 @@ int sa_build_sais(const uint8_t *T, int32_t n, int32_t *SA, int threads, pc_erro
     if (threads > 1 && n >= g_sais_par_induce_min) {
         /* the slots, then one histogram per thread for the levels of at
          * most hist_k symbols: 256 at least (the bytes), up to 65536
-         * where they take at most n/4 bytes in all */
+         * where they take at most n/4 bytes in all; a stride of 32
+         * entries is 16 slots, so the histograms fill whole slots */
         int64_t k = (int64_t)n / (16 * (int64_t)threads);
         x.hist_k = k > 65536 ? 65536 : k > 256 ? (int32_t)k : 256;
         if (g_sais_hist_k >= 0)
             x.hist_k = g_sais_hist_k;
-        size_t slots = (size_t)x.block + sais_hist_stride(x.hist_k) / 2 + 1;
+        size_t slots = (size_t)x.block + sais_hist_stride(x.hist_k) / 2;
         x.buf = pc_malloc_array((size_t)threads * slots, sizeof(sais_slot));
         if (!x.buf)
             return pc_error_nomem(err, "allocating SA-IS induce slots");
