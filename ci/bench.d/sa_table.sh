@@ -17,7 +17,11 @@
 # report/bench-sa-table.md, each run's JSON to report/sa-table-BYTES/, which
 # also makes the script resumable: a cell whose JSON exists is not run
 # again (SA_TABLE_FRESH=1 clears them). SA_TABLE_IMPLS (a list) runs only
-# those implementations.
+# those implementations. Right before each cell, ci/bench.d/warm_memory.py
+# touches 80 bytes per input byte of memory and frees it, so that a run
+# does not wait for a hypervisor to back memory it took back
+# (docs/README-sa-mpi.md, "Benchmark on a 16-core host"); SA_TABLE_WARM=0
+# runs them cold.
 # Usage: ci/bench.d/sa_table.sh [BUILD]  (also run by make bench)
 set -u
 B=${1:-${BUILD:-build}}
@@ -26,6 +30,7 @@ P=${PARCHECK:-$PWD/$B/bin/parcheck}
 BYTES=${SA_TABLE_BYTES:-33554432}
 LIMIT=${SA_TABLE_LIMIT:-120}
 REPS=${SA_TABLE_REPS:-1}
+WARM=${SA_TABLE_WARM:-1}
 NC=$(nproc)
 T=${SA_TABLE_THREADS:-$NC}
 NP=${SA_TABLE_NP:-$NC}
@@ -67,12 +72,13 @@ opts_of() { # impl -> the options of its run
     *) echo "" ;;
   esac
 }
-echo "sa_table: $BYTES bytes, limit $LIMIT s, threads $T, np $NP, mpi-omp $HYB; implementations:$IMPLS"
+echo "sa_table: $BYTES bytes, limit $LIMIT s, threads $T, np $NP, mpi-omp $HYB, memory $([ "$WARM" = 1 ] && echo warmed || echo cold) before each cell; implementations:$IMPLS"
 for c in $CLASSES; do
   for i in $IMPLS; do
     j=$OUTD/$c-$i.json
     [ -s "$j" ] && continue
     echo "load $(cut -d' ' -f1-3 /proc/loadavg): $c $i $(opts_of "$i")"
+    [ "$WARM" = 1 ] && python3 "$(dirname "$0")/warm_memory.py" $((BYTES * 80 / 1048576))
     # shellcheck disable=SC2046
     timeout -k 10 "$LIMIT" "$P" sa "report/inputs/sa-table-$c-$BYTES" --impl "$i" $(opts_of "$i") \
       --reps "$REPS" --quiet --json "$j.part" >/dev/null 2>"$OUTD/$c-$i.err"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Touches MB mebibytes of private anonymous memory, advised huge pages,
-one write a 4 KiB page, and returns it to the kernel.
+"""Touches MB mebibytes of private anonymous memory (at most half of
+MemAvailable), advised huge pages, one write a 4 KiB page, and returns it
+to the kernel.
 
     python3 ci/bench.d/warm_memory.py MB
 
@@ -29,6 +30,14 @@ def main():
     if len(sys.argv) != 2 or not sys.argv[1].isdigit():
         sys.exit("usage: warm_memory.py MB")
     n = int(sys.argv[1]) << 20
+    try:  # at most half of what the machine has free
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    n = min(n, int(line.split()[1]) << 9)
+    except OSError:
+        pass
+    n &= ~((1 << 21) - 1)
     if n == 0:
         return
     m = mmap.mmap(-1, n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
