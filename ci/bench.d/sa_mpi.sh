@@ -10,7 +10,10 @@
 #
 # Knobs: SA_MPI_BENCH_BYTES (default 100000000), SA_MPI_BENCH_NP (default
 # "1 2 4 8 16"), SA_MPI_BENCH_HYBRID (default "4x4 2x8"), SA_MPI_BENCH_REPS
-# (default 1), PARCHECK_MPIRUN_ARGS (extra mpirun options). Runs needing
+# (default 1), SA_MPI_BENCH_WARM (default 1: ci/bench.d/warm_memory.py
+# touches 48 bytes per input byte right before each mpirun, so that a run
+# does not wait for a hypervisor to back memory it took back, see
+# docs/README-sa-mpi.md; 0: cold), PARCHECK_MPIRUN_ARGS (extra mpirun options). Runs needing
 # more than max(4, cores) processes x threads are left out (this shares
 # the cores, it measures nothing), and reported as such.
 set -u
@@ -64,6 +67,7 @@ run() {
     rm -f "$W"/m.*
     local bind=()
     [ "$thr" -gt 1 ] && bind=(--bind-to none)
+    [ "${SA_MPI_BENCH_WARM:-1}" = 1 ] && python3 "$(dirname "$0")/warm_memory.py" $((BYTES * 48 / 1048576))
     if ! OMP_NUM_THREADS=$thr "${MPIRUN[@]}" "${bind[@]}" -x OMP_NUM_THREADS -np "$np" "$M" "$f" \
          --sa "$W/m.sa" --lcp "$W/m.lcp" --stats "$W/m.st" --quiet >"$W/m.log" 2>&1; then
       echo "FAIL $impl ${np}x$thr: $(head -c 300 "$W/m.log")"; status=1; return
