@@ -155,10 +155,10 @@ static int32_t omp_flow_levels(const pets_dag *dag, int32_t *queue, int32_t nsrc
 
 /* The tasks by level into order (level L at loff[L] .. loff[L + 1]), from
  * s->level, by counting: each thread counts the levels of its static range
- * of tasks in a histogram of its own (in scratch, n entries: used when
- * the threads' histograms, 128 bytes apart, fit, else one thread counts), the prefix sums over
- * (level, thread) give each thread its places in each level, and each
- * thread moves its range there. No atomics: counters per level shared by
+ * of tasks in a histogram of its own (in scratch, n entries: used when the
+ * threads' histograms, 128 bytes apart, fit, else one thread counts), the
+ * prefix sums over (level, thread) give each thread its places in each
+ * level, and each thread moves its range there. No atomics: counters per level shared by
  * 16 threads cost 0.014 s at 2^19 tasks. Returns the number of levels. */
 static int32_t omp_by_level(const pets_solution *s, int32_t n, int32_t *order, int32_t *loff,
                             int32_t *scratch, int threads)

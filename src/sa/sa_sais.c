@@ -212,10 +212,10 @@ static inline size_t sais_hist_stride(int32_t K)
  * pointers, then a counter that stays 0) and, when the histogram is
  * counted in parallel, one histogram per thread (*H, else NULL;
  * sais_hist_stride(K) entries apart): for the byte level and for reduced
- * levels whose histograms take at most n/4 bytes (threads x K <= n/16; the first
- * reduced level of text, 50 thousand names for 20 million symbols at 64
- * MiB, gets them at 16 threads: its count and LMS placement run on the
- * threads). Returns PC_OK or PC_ENOMEM with nothing held. */
+ * levels whose histograms take at most about n/4 bytes (threads x K <=
+ * n/16; the first reduced level of text, 50 thousand names for 20 million
+ * symbols at 64 MiB, gets them at 16 threads: its count and LMS placement
+ * run on the threads). Returns PC_OK or PC_ENOMEM with nothing held. */
 static int sais_buckets_alloc(int32_t n, int32_t K, int threads, int32_t **C, int32_t **H,
                               pc_error *err)
 {

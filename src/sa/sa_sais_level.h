@@ -24,8 +24,9 @@
 /* C[0..K) = number of occurrences of each symbol of T[0..n). With threads
  * and a small alphabet, each thread counts a block into its own histogram
  * (H, one per thread, sais_hist_stride(K) entries apart) and the
- * histograms are summed; with threads and no histograms (a large alphabet: few threads meet on one counter), the
- * threads add to C atomically. */
+ * histograms are summed; with threads and no histograms (a large
+ * alphabet: few threads meet on one counter), the threads add to C
+ * atomically. */
 static void SAIS_FN(count)(const SAIS_CH *T, int32_t n, int32_t *C, int32_t K, int32_t *H,
                            int threads)
 {
@@ -700,7 +701,8 @@ static void SAIS_FN(induce)(const SAIS_CH *T, int32_t *SA, int32_t n, int32_t K,
                 for (int32_t c = c0; c < c1; c++) {
                     int32_t head = B[c];
                     for (int u = 0; u < nth; u++) {
-                        int32_t *hu = hist + (size_t)(spass ? nth - 1 - u : u) * sais_hist_stride(K);
+                        size_t at = (size_t)(spass ? nth - 1 - u : u) * sais_hist_stride(K);
+                        int32_t *hu = hist + at;
                         int32_t k = hu[c];
                         hu[c] = head;
                         head += spass ? -k : k;
