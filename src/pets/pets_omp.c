@@ -170,7 +170,7 @@ static int32_t omp_by_level(const pets_solution *s, int32_t n, int32_t *order, i
     /* the threads' histograms a whole 128 bytes apart: packed at nlev,
      * the few counters of a shallow graph shared cache lines between
      * threads, which fought over them at every task */
-    int32_t hs = (nlev + 31) & ~31;
+    int32_t hs = (int32_t)pc_thread_stride((size_t)nlev, sizeof(int32_t));
     if ((int64_t)threads * hs > n)
         threads = 1; /* deep and narrow: few tasks per level anyway */
 #pragma omp parallel num_threads(threads) if (threads > 1 && n >= PETS_OMP_PAR_MIN)

@@ -197,15 +197,15 @@ static void sais_zero(int32_t *SA, int32_t n, int threads)
  * recursion. */
 static int sais_keep_buckets(int32_t K) { return K <= SAIS_KEEP_MAX; }
 
-/* Entries between two threads' histograms of K buckets: K rounded up to
- * 128 bytes, so that no two threads' counters share a cache line (nor the
- * pair of lines a core's prefetcher fetches together). Packed at K, the
- * few counters of a level with a handful of names (Fibonacci's reduced
- * levels) sat in one line that every increment of every thread fought
- * for, and 2 threads ran slower than 1. */
+/* Entries between two threads' histograms of K buckets (pc_thread_stride:
+ * K rounded up to 128 bytes). Packed at K, the few counters of a level
+ * with a handful of names (Fibonacci's reduced levels) sat in one cache
+ * line that every increment of every thread fought for, and 2 threads
+ * ran slower than 1. A multiple of 32 entries, that is of 16 induce
+ * slots. */
 static inline size_t sais_hist_stride(int32_t K)
 {
-    return ((size_t)K + 31) & ~(size_t)31;
+    return pc_thread_stride((size_t)K, sizeof(int32_t));
 }
 
 /* Takes the two bucket arrays of a level (*C, 2K + 1 entries: sizes, then

@@ -36,6 +36,21 @@ START_TEST(test_alloc_injection_is_one_shot)
 }
 END_TEST
 
+/* Threads' counters laid out pc_thread_stride apart: at least k of them,
+ * a whole number of 128 bytes, less than 128 bytes of padding, for the
+ * counter sizes the kernels use. */
+START_TEST(test_thread_stride_keeps_lines_apart)
+{
+    static const size_t sizes[] = { 4, 8 };
+    for (int z = 0; z < 2; z++)
+        for (size_t k = 0; k <= 5000; k += k < 300 ? 1 : 97) {
+            size_t s = pc_thread_stride(k, sizes[z]);
+            ck_assert_msg(s >= k && s * sizes[z] % 128 == 0 && (s - k) * sizes[z] < 128,
+                          "stride %zu for %zu counters of %zu bytes", s, k, sizes[z]);
+        }
+}
+END_TEST
+
 START_TEST(test_alloc_accounting_and_alignment)
 {
     long long before = pc_alloc_bytes();
@@ -274,6 +289,7 @@ static Suite *suite_common(void)
     TCase *tc = pc_tcase("common");
     tcase_add_test(tc, test_alloc_injection_is_one_shot);
     tcase_add_test(tc, test_alloc_accounting_and_alignment);
+    tcase_add_test(tc, test_thread_stride_keeps_lines_apart);
     tcase_add_test(tc, test_alloc_env_variable);
     tcase_add_test(tc, test_rng_is_reproducible);
     tcase_add_test(tc, test_json_writer);

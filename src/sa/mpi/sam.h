@@ -121,15 +121,6 @@ void sam_fetch(const sam_ctx *c, const uint32_t *want, size_t k, const uint32_t 
  * its length. */
 sam_tup *sam_sort(const sam_ctx *c, sam_tup *a, size_t m, size_t *mout);
 
-/* Counts between two threads' histograms of k counters: k rounded up to
- * 128 bytes, so that no two threads' counters share a cache line (with
- * one counter per rank, threads of a rank packed at k fought over one
- * line at every increment). */
-static inline size_t sam_hist_stride(size_t k)
-{
-    return (k + 15) & ~(size_t)15;
-}
-
 /* Turns the digit counts of nt threads (thread u's count of digit d at
  * hist[u * stride + d], d < buckets) into each thread's first slot for
  * each digit: digits in order, threads in order within a digit, so that

@@ -84,7 +84,7 @@ sam_pair *sam_route(const sam_ctx *c, const sam_pair *pairs, size_t npairs, size
     int *cnt = sam_alloc(c, 4 * (size_t)P, sizeof(int), "exchange counts");
     int *scnt = cnt, *sdis = cnt + P, *rcnt = cnt + 2 * P, *rdis = cnt + 3 * P;
     int *dest = sam_alloc(c, npairs + 1, sizeof(int), "routing destinations");
-    size_t hs = sam_hist_stride((size_t)P);
+    size_t hs = pc_thread_stride((size_t)P, sizeof(size_t)); /* apart: see pc_alloc.h */
     size_t *hist = sam_alloc(c, (size_t)T * hs + 1, sizeof *hist, "routing counts");
     sam_pair *sbuf = sam_alloc(c, npairs + 1, sizeof *sbuf, "routing send buffer");
     /* counting sort by destination, each thread on its chunk */

@@ -684,7 +684,7 @@ void *sam_sort_by(const sam_ctx *c, const sam_order *o, void *av, size_t m, size
     sam_prof_add(SAM_PH_SPLITTERS, &tp);
     int T = m < SAM_PAR_MIN ? 1 : c->threads;
     uint16_t *dest = sam_alloc(c, m + 1, sizeof *dest, "bucket numbers");
-    size_t hs = sam_hist_stride(PG);
+    size_t hs = pc_thread_stride(PG, sizeof(size_t)); /* apart: see pc_alloc.h */
     size_t *hist = sam_alloc(c, (size_t)T * hs + 1, sizeof *hist, "bucket counts");
     /* per (rank q, group g) at q G + g: send counts, send offsets, receive
      * counts; then per group g, its P receive offsets at rdis + g P and
