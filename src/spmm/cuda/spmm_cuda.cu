@@ -34,8 +34,15 @@ int spmm_cuda_upload(spmm_cuda_state *s, void **p, const void *host, size_t coun
     int rc = spmm_cuda_alloc(s, p, count * size, err);
     if (rc)
         return rc;
-    if (count)
-        PC_CU(cudaMemcpy(*p, host, count * size, cudaMemcpyHostToDevice), "uploading A");
+    /* On the state's stream, and finished before returning: the stream is
+     * non-blocking, so a plain cudaMemcpy (the legacy default stream, whose
+     * DMA from pageable memory may still be in flight when it returns)
+     * would not be ordered before the kernels; and callers free host. */
+    if (count) {
+        PC_CU(cudaMemcpyAsync(*p, host, count * size, cudaMemcpyHostToDevice, s->stream),
+              "uploading A");
+        PC_CU(cudaStreamSynchronize(s->stream), "uploading A");
+    }
     return PC_OK;
 }
 
@@ -148,7 +155,7 @@ static int state_init(spmm_cuda_state *s, const spmm_impl *self, const spmm_matr
         (rc = spmm_cuda_alloc(s, (void **)&s->Y, ylen * sizeof(double), err)))
         return rc;
     /* Plans below time candidate kernels: give them defined input. */
-    PC_CU(cudaMemset(s->X, 0, xlen * sizeof(double) + (xlen == 0)), "cudaMemset X");
+    PC_CU(cudaMemsetAsync(s->X, 0, xlen * sizeof(double) + (xlen == 0), s->stream), "cudaMemset X");
     if (uses_transpose(s->variant)) {
         if ((rc = spmm_cuda_alloc(s, (void **)&s->Xt, xlen * sizeof(double), err)) ||
             (rc = spmm_cuda_adaptive_plan(s, &A->csr, err)))

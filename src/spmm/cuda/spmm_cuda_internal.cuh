@@ -76,7 +76,8 @@ int spmm_cuda_sparse_fail(pc_error *err, const char *file, int line, const char 
 /* cudaMalloc of at least one byte, counted in device_bytes and released
  * with the state. */
 int spmm_cuda_alloc(spmm_cuda_state *s, void **p, size_t bytes, pc_error *err);
-/* Allocates and uploads count elements of size bytes from host. */
+/* Allocates and uploads count elements of size bytes from host, on the
+ * state's stream (created first); complete when it returns. */
 int spmm_cuda_upload(spmm_cuda_state *s, void **p, const void *host, size_t count, size_t size,
                      pc_error *err);
 
