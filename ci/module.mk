@@ -25,12 +25,16 @@ memreport: bootstrap
 
 # make check-race        clang TSan + Archer build in build-tsan, OpenMP suites and CLI runs (ci/race.sh)
 # make check-cuda-race   compute-sanitizer racecheck + synccheck over the CUDA suites (ci/cuda_race.sh)
-.PHONY: check-race check-cuda-race
+.PHONY: check-race check-cuda-race check-cuda-shared
 check-race: bootstrap
 	@bash ci/race.sh
 
 check-cuda-race: all tests
 	@bash ci/cuda_race.sh $(BUILD)
+
+# make check-cuda-shared CUDA_SHARED_PROCS=N (default 4) copies of each CUDA suite at once (ci/cuda_shared.sh)
+check-cuda-shared: all tests
+	@bash ci/cuda_shared.sh $(BUILD)
 
 # make mutate            mutation testing of the CPU sources (ci/mutate.py, docs/README-harness.md):
 #                        universalmutator in a venv, one worker tree per job, resumable;
